@@ -1,0 +1,24 @@
+package io.github.loombulkhead;
+
+/**
+ * Receives a bulkhead's events; the starter binds these to Micrometer. Methods are called on the
+ * thread that caused the event and must be fast and must not throw.
+ */
+public interface BulkheadListener {
+
+    /** A call or task got a permit after waiting {@code waitNanos} (0 when one was free). */
+    default void onPermitted(Bulkhead bulkhead, long waitNanos) {
+    }
+
+    /** A call or task was refused after waiting {@code waitNanos}. */
+    default void onRejected(Bulkhead bulkhead, RejectionReason reason, long waitNanos) {
+    }
+
+    /** A call or task that held a permit for {@code executionNanos} finished and gave it back. */
+    default void onCompleted(Bulkhead bulkhead, long executionNanos) {
+    }
+
+    /** The limit was changed at runtime. */
+    default void onLimitChanged(Bulkhead bulkhead, int oldLimit, int newLimit) {
+    }
+}

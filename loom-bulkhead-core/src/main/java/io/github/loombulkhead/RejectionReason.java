@@ -1,0 +1,30 @@
+package io.github.loombulkhead;
+
+/**
+ * Why a bulkhead refused a call or task. {@link #tag()} is the value used in metrics and logs.
+ */
+public enum RejectionReason {
+
+    /** No permit was free and the wait queue was full (or waiting is disabled). */
+    QUEUE_FULL("queue-full"),
+
+    /** The call or task waited {@code maxWaitDuration} without getting a permit. */
+    WAIT_TIMED_OUT("wait-timed-out"),
+
+    /** The executor was shut down before the task could start. */
+    SHUT_DOWN("shut-down"),
+
+    /** The waiting thread was interrupted before it got a permit. */
+    INTERRUPTED("interrupted");
+
+    private final String tag;
+
+    RejectionReason(String tag) {
+        this.tag = tag;
+    }
+
+    /** Lower-case, hyphenated name, e.g. {@code queue-full}. */
+    public String tag() {
+        return this.tag;
+    }
+}

@@ -126,7 +126,6 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
         catch (RuntimeException | Error ex) {
             this.bulkhead.releasePermission();
-            taskEnded();
             throw ex;
         }
     }
@@ -228,6 +227,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
                 }
                 logger.log(Level.ERROR, "Bulkhead '" + BoundedVirtualExecutor.this.bulkhead.getName()
                         + "' could not start a task", ex);
+                taskEnded();
             }
         }
 

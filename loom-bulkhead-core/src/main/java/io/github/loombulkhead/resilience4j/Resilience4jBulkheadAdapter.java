@@ -1,0 +1,190 @@
+package io.github.loombulkhead.resilience4j;
+
+import java.util.Map;
+import java.util.Objects;
+
+import io.github.loombulkhead.BulkheadListener;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.bulkhead.event.BulkheadEvent;
+import io.github.resilience4j.bulkhead.event.BulkheadOnCallFinishedEvent;
+import io.github.resilience4j.bulkhead.event.BulkheadOnCallPermittedEvent;
+import io.github.resilience4j.bulkhead.event.BulkheadOnCallRejectedEvent;
+import io.github.resilience4j.core.EventConsumer;
+import io.github.resilience4j.core.EventProcessor;
+
+/**
+ * A resilience4j {@link Bulkhead} backed by a loom-bulkhead {@link io.github.loombulkhead.Bulkhead}, so
+ * {@code Decorators.ofSupplier(..).withBulkhead(..)}, {@code executeCompletionStage} and resilience4j
+ * event consumers share one limit and one queue with loom's executors, annotations and HTTP clients.
+ *
+ * <p>Rejections surface as resilience4j's {@link BulkheadFullException}, as resilience4j callers expect;
+ * an interrupted wait restores the interrupt flag and throws the loom {@link BulkheadRejectedException}.
+ * {@link #changeConfig} applies the limit and the max wait and never blocks; the fairness flag of the
+ * given config is ignored (it is fixed when the loom bulkhead is created).
+ */
+public final class Resilience4jBulkheadAdapter implements Bulkhead {
+
+    private final io.github.loombulkhead.Bulkhead delegate;
+
+    private final Map<String, String> tags;
+
+    private final EventPublisherImpl eventPublisher = new EventPublisherImpl();
+
+    private final Metrics metrics = new Metrics() {
+
+        @Override
+        public int getAvailableConcurrentCalls() {
+            return Resilience4jBulkheadAdapter.this.delegate.getAvailablePermits();
+        }
+
+        @Override
+        public int getMaxAllowedConcurrentCalls() {
+            return Resilience4jBulkheadAdapter.this.delegate.getLimit();
+        }
+    };
+
+    private Resilience4jBulkheadAdapter(io.github.loombulkhead.Bulkhead delegate, Map<String, String> tags) {
+        this.delegate = delegate;
+        this.tags = Map.copyOf(tags);
+        delegate.addListener(new EventBridge());
+    }
+
+    /** Adapts {@code bulkhead}; resilience4j events are published for all of its calls. */
+    public static Resilience4jBulkheadAdapter of(io.github.loombulkhead.Bulkhead bulkhead) {
+        return of(bulkhead, Map.of());
+    }
+
+    /** Adapts {@code bulkhead} with resilience4j tags (used by resilience4j-micrometer). */
+    public static Resilience4jBulkheadAdapter of(io.github.loombulkhead.Bulkhead bulkhead, Map<String, String> tags) {
+        Objects.requireNonNull(bulkhead, "bulkhead must not be null");
+        Objects.requireNonNull(tags, "tags must not be null");
+        return new Resilience4jBulkheadAdapter(bulkhead, tags);
+    }
+
+    /** The loom bulkhead behind this adapter. */
+    public io.github.loombulkhead.Bulkhead getDelegate() {
+        return this.delegate;
+    }
+
+    @Override
+    public void changeConfig(BulkheadConfig newConfig) {
+        Objects.requireNonNull(newConfig, "newConfig must not be null");
+        this.delegate.changeMaxWaitDuration(newConfig.getMaxWaitDuration());
+        this.delegate.changeLimit(newConfig.getMaxConcurrentCalls());
+    }
+
+    @Override
+    public boolean tryAcquirePermission() {
+        return this.delegate.tryAcquirePermission();
+    }
+
+    @Override
+    public void acquirePermission() {
+        try {
+            this.delegate.acquirePermission();
+        }
+        catch (BulkheadRejectedException ex) {
+            if (ex.getReason() == RejectionReason.INTERRUPTED) {
+                throw ex;
+            }
+            throw BulkheadFullException.createBulkheadFullException(this);
+        }
+    }
+
+    @Override
+    public void releasePermission() {
+        this.delegate.releasePermission();
+    }
+
+    /** Releases the permit; the call's duration is not known through this interface, so it is recorded as 0. */
+    @Override
+    public void onComplete() {
+        this.delegate.onComplete(0);
+    }
+
+    @Override
+    public String getName() {
+        return this.delegate.getName();
+    }
+
+    @Override
+    public BulkheadConfig getBulkheadConfig() {
+        io.github.loombulkhead.BulkheadConfig config = this.delegate.getConfig();
+        return BulkheadConfig.custom()
+            .maxConcurrentCalls(config.getMaxConcurrentCalls())
+            .maxWaitDuration(config.getMaxWaitDuration())
+            .fairCallHandlingStrategyEnabled(config.isFair())
+            .build();
+    }
+
+    @Override
+    public Metrics getMetrics() {
+        return this.metrics;
+    }
+
+    @Override
+    public Map<String, String> getTags() {
+        return this.tags;
+    }
+
+    @Override
+    public EventPublisher getEventPublisher() {
+        return this.eventPublisher;
+    }
+
+    @Override
+    public String toString() {
+        return "Resilience4jBulkheadAdapter[" + this.delegate + "]";
+    }
+
+    /** Turns loom events into resilience4j events, only when somebody consumes them. */
+    private final class EventBridge implements BulkheadListener {
+
+        @Override
+        public void onPermitted(io.github.loombulkhead.Bulkhead bulkhead, long waitNanos) {
+            publish(new BulkheadOnCallPermittedEvent(bulkhead.getName()));
+        }
+
+        @Override
+        public void onRejected(io.github.loombulkhead.Bulkhead bulkhead, RejectionReason reason, long waitNanos) {
+            publish(new BulkheadOnCallRejectedEvent(bulkhead.getName()));
+        }
+
+        @Override
+        public void onCompleted(io.github.loombulkhead.Bulkhead bulkhead, long executionNanos) {
+            publish(new BulkheadOnCallFinishedEvent(bulkhead.getName()));
+        }
+
+        private void publish(BulkheadEvent event) {
+            EventPublisherImpl publisher = Resilience4jBulkheadAdapter.this.eventPublisher;
+            if (publisher.hasConsumers()) {
+                publisher.processEvent(event);
+            }
+        }
+    }
+
+    private static final class EventPublisherImpl extends EventProcessor<BulkheadEvent> implements EventPublisher {
+
+        @Override
+        public EventPublisher onCallPermitted(EventConsumer<BulkheadOnCallPermittedEvent> consumer) {
+            registerConsumer(BulkheadOnCallPermittedEvent.class.getName(), consumer);
+            return this;
+        }
+
+        @Override
+        public EventPublisher onCallRejected(EventConsumer<BulkheadOnCallRejectedEvent> consumer) {
+            registerConsumer(BulkheadOnCallRejectedEvent.class.getName(), consumer);
+            return this;
+        }
+
+        @Override
+        public EventPublisher onCallFinished(EventConsumer<BulkheadOnCallFinishedEvent> consumer) {
+            registerConsumer(BulkheadOnCallFinishedEvent.class.getName(), consumer);
+            return this;
+        }
+    }
+}

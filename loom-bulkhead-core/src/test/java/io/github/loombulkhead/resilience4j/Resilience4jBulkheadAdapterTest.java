@@ -1,0 +1,106 @@
+package io.github.loombulkhead.resilience4j;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.bulkhead.event.BulkheadEvent;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class Resilience4jBulkheadAdapterTest {
+
+    private final Bulkhead loom = new Bulkhead("callee",
+            BulkheadConfig.custom().maxConcurrentCalls(2).maxWaitDuration(Duration.ofMillis(50)).build());
+
+    private final Resilience4jBulkheadAdapter adapter = Resilience4jBulkheadAdapter.of(this.loom);
+
+    @Test
+    void decoratedCallsShareTheLoomLimitAndReleaseTheirPermit() {
+        Supplier<String> decorated = io.github.resilience4j.bulkhead.Bulkhead.decorateSupplier(this.adapter,
+                () -> "active=" + this.loom.getActiveCount());
+        assertThat(decorated.get()).isEqualTo("active=1");
+        assertThat(this.loom.getActiveCount()).isZero();
+        assertThat(this.loom.getPermittedCount()).isEqualTo(1);
+        assertThat(this.loom.getCompletedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void fullBulkheadSurfacesAsResilience4jBulkheadFullExceptionAfterTheLoomWait() {
+        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermission();
+        assertThatThrownBy(this.adapter::acquirePermission).isInstanceOf(BulkheadFullException.class)
+            .hasMessageContaining("callee");
+        assertThat(this.loom.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(1);
+        assertThat(this.adapter.tryAcquirePermission()).isFalse();
+        assertThat(this.adapter.getMetrics().getAvailableConcurrentCalls()).isZero();
+        assertThat(this.adapter.getMetrics().getMaxAllowedConcurrentCalls()).isEqualTo(2);
+    }
+
+    @Test
+    void interruptedWaitKeepsTheFlagAndNamesTheReason() throws Exception {
+        this.loom.changeMaxWaitDuration(Duration.ofMinutes(1));
+        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermission();
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        CountDownLatch flagSeen = new CountDownLatch(1);
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            try {
+                this.adapter.acquirePermission();
+                outcome.complete(null);
+            }
+            catch (RuntimeException ex) {
+                outcome.complete(ex);
+                if (Thread.currentThread().isInterrupted()) {
+                    flagSeen.countDown();
+                }
+            }
+        });
+        org.awaitility.Awaitility.await().until(() -> this.loom.getWaitingCount() == 1);
+        waiter.interrupt();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(BulkheadRejectedException.class,
+                (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.INTERRUPTED));
+        assertThat(flagSeen.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.loom.getWaitingCount()).isZero();
+    }
+
+    @Test
+    void changeConfigAppliesLimitAndMaxWaitWithoutBlocking() {
+        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermission();
+        this.adapter.changeConfig(io.github.resilience4j.bulkhead.BulkheadConfig.custom()
+            .maxConcurrentCalls(1)
+            .maxWaitDuration(Duration.ofSeconds(3))
+            .build());
+        assertThat(this.loom.getLimit()).isEqualTo(1);
+        assertThat(this.loom.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(this.adapter.getBulkheadConfig().getMaxConcurrentCalls()).isEqualTo(1);
+        assertThat(this.adapter.getBulkheadConfig().isFairCallHandlingEnabled()).isTrue();
+    }
+
+    @Test
+    void publishesResilience4jEventsForLoomCalls() {
+        List<BulkheadEvent.Type> events = new CopyOnWriteArrayList<>();
+        this.adapter.getEventPublisher()
+            .onCallPermitted((event) -> events.add(event.getEventType()))
+            .onCallRejected((event) -> events.add(event.getEventType()))
+            .onCallFinished((event) -> events.add(event.getEventType()));
+        this.adapter.executeSupplier(() -> "ok");
+        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermission();
+        assertThatThrownBy(() -> this.adapter.executeSupplier(() -> "never")).isInstanceOf(BulkheadFullException.class);
+        assertThat(events).containsExactly(BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_FINISHED,
+                BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_REJECTED);
+    }
+}

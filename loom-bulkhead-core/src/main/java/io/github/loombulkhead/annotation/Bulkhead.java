@@ -1,0 +1,51 @@
+package io.github.loombulkhead.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.core.annotation.AliasFor;
+
+/**
+ * Bounds concurrent calls of a method, or of every public method of a type, with the named bulkhead
+ * from the {@link io.github.loombulkhead.BulkheadRegistry}. Works on Spring beans and on HTTP
+ * interface clients ({@code @HttpExchange} interfaces imported with {@code @ImportHttpServices}).
+ *
+ * <pre>{@code
+ * @Bulkhead("callee")
+ * @HttpExchange("/api/test")
+ * interface TestClient {
+ *     @GetExchange("/slow") String slow();
+ * }
+ * }</pre>
+ *
+ * <ul>
+ * <li>A method annotation wins over a type annotation; an annotation on a class or its method wins
+ * over one on an interface.</li>
+ * <li>Synchronous methods: the caller parks (never pins) until a permit is free, at most the
+ * bulkhead's {@code maxWaitDuration}, then gets a
+ * {@link io.github.loombulkhead.BulkheadRejectedException}; the permit is released when the method
+ * returns or throws.</li>
+ * <li>Methods returning {@link java.util.concurrent.CompletionStage} or
+ * {@link java.util.concurrent.CompletableFuture}: the caller gets a stage at once and never waits;
+ * the method runs when a permit is granted and holds it until its own stage completes.</li>
+ * <li>Other {@link java.util.concurrent.Future} types, reactive types and Kotlin suspend functions are
+ * refused when the proxy is created, because their completion cannot be observed without blocking.</li>
+ * </ul>
+ * The name must not be blank; a name with no configuration of its own gets the registry's defaults.
+ */
+@Target({ ElementType.TYPE, ElementType.METHOD })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Bulkhead {
+
+    /** Name of the bulkhead; alias for {@link #name()}. */
+    @AliasFor("name")
+    String value() default "";
+
+    /** Name of the bulkhead; alias for {@link #value()}. */
+    @AliasFor("value")
+    String name() default "";
+}

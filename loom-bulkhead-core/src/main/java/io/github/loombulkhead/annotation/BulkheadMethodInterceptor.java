@@ -1,0 +1,93 @@
+package io.github.loombulkhead.annotation;
+
+import java.lang.reflect.Method;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.annotation.BulkheadOperationSource.BulkheadOperation;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.task.TaskDecorator;
+
+/**
+ * Runs {@link io.github.loombulkhead.annotation.Bulkhead @Bulkhead} methods under their named bulkhead.
+ * Synchronous methods park the caller for a permit and release it in {@code finally}. Methods
+ * returning {@code CompletionStage}/{@code CompletableFuture} return a stage at once: the call runs
+ * inline if a permit is free, otherwise on a new virtual thread once a permit is handed over, and
+ * keeps the permit until the stage it returns completes.
+ */
+public class BulkheadMethodInterceptor implements MethodInterceptor {
+
+    private final BulkheadOperationSource operations;
+
+    private volatile ThreadFactory threadFactory = Thread.ofVirtual().name("loom-bulkhead-call-", 0).factory();
+
+    private volatile TaskDecorator taskDecorator;
+
+    /** An interceptor that looks bulkheads up by name in {@code registry}. */
+    public BulkheadMethodInterceptor(BulkheadRegistry registry) {
+        this(new BulkheadOperationSource(registry));
+    }
+
+    BulkheadMethodInterceptor(BulkheadOperationSource operations) {
+        this.operations = operations;
+    }
+
+    /** Creates the threads that run asynchronous calls that had to wait (default: new virtual threads). */
+    public void setThreadFactory(ThreadFactory threadFactory) {
+        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory must not be null");
+    }
+
+    /**
+     * Decorates an asynchronous call that has to wait, on the caller's thread, so it can carry context
+     * (MDC, security, observations) to the thread that runs it later; {@code null} for none.
+     */
+    public void setTaskDecorator(TaskDecorator taskDecorator) {
+        this.taskDecorator = taskDecorator;
+    }
+
+    BulkheadOperationSource getOperationSource() {
+        return this.operations;
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        Method method = invocation.getMethod();
+        BulkheadOperation operation = this.operations.getOperation(method, targetClass(invocation));
+        if (operation == null) {
+            return invocation.proceed();
+        }
+        if (operation.async()) {
+            return AsyncBulkheadCall.start(operation.bulkhead(), invocation, this.threadFactory, this.taskDecorator);
+        }
+        return invokeBlocking(operation.bulkhead(), invocation);
+    }
+
+    private static Object invokeBlocking(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
+        bulkhead.acquirePermission();
+        long start = System.nanoTime();
+        try {
+            return invocation.proceed();
+        }
+        finally {
+            bulkhead.onComplete(System.nanoTime() - start);
+        }
+    }
+
+    /** The class the call is made on; for target-less proxies (HTTP interface clients) the proxy's. */
+    private static Class<?> targetClass(MethodInvocation invocation) {
+        Object target = invocation.getThis();
+        if (target != null) {
+            return AopUtils.getTargetClass(target);
+        }
+        if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
+            return proxyInvocation.getProxy().getClass();
+        }
+        return invocation.getMethod().getDeclaringClass();
+    }
+}

@@ -1,0 +1,62 @@
+package io.github.loombulkhead.http;
+
+import java.lang.ref.WeakReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadListener;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+
+/**
+ * Grows a connection pool with the limits of the bulkheads it serves, so that the pool never becomes
+ * a second, hidden limit after a runtime limit increase. Holds the pool weakly: a discarded pool does
+ * not stay reachable through a registry's bulkhead.
+ */
+final class PoolSizer implements BulkheadListener {
+
+    private final WeakReference<PoolingHttpClientConnectionManager> manager;
+
+    private final int routes;
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    private int maxPerRoute;
+
+    PoolSizer(PoolingHttpClientConnectionManager manager, int maxPerRoute, int routes) {
+        this.manager = new WeakReference<>(manager);
+        this.maxPerRoute = maxPerRoute;
+        this.routes = routes;
+    }
+
+    /** {@code maxPerRoute * routes}, saturated at {@code Integer.MAX_VALUE}. */
+    static int total(int maxPerRoute, int routes) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) maxPerRoute * routes);
+    }
+
+    @Override
+    public void onLimitChanged(Bulkhead bulkhead, int oldLimit, int newLimit) {
+        if (!grow(newLimit)) {
+            bulkhead.removeListener(this);
+        }
+    }
+
+    /** Raises the pool to fit {@code limit} per route; {@code false} once the pool is gone. */
+    boolean grow(int limit) {
+        PoolingHttpClientConnectionManager pool = this.manager.get();
+        if (pool == null) {
+            return false;
+        }
+        this.lock.lock();
+        try {
+            if (limit > this.maxPerRoute) {
+                this.maxPerRoute = limit;
+                pool.setMaxTotal(total(limit, this.routes));
+                pool.setDefaultMaxPerRoute(limit);
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+        return true;
+    }
+}

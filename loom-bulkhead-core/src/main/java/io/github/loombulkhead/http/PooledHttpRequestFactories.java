@@ -1,0 +1,174 @@
+package io.github.loombulkhead.http;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+
+/**
+ * Builds Apache HttpClient 5 request factories whose connection pool is sized from the bulkhead
+ * limits, so the bulkhead is the one place where the limit and the waiting live.
+ *
+ * <p>A pool smaller than the bulkhead would be a hidden second limit: calls holding a permit would
+ * queue again for a connection, unbounded by the bulkhead's queue and max wait and invisible in its
+ * metrics. Here {@code maxPerRoute} is at least the limit of one bulkhead and {@code maxTotal} covers
+ * every bulkhead the client uses, so a call that holds a permit always gets a connection at once;
+ * the connection-request timeout then only matters for callers that bypass the bulkhead. The pool
+ * grows with runtime limit increases (it never shrinks: connections are opened lazily, so a larger
+ * pool costs nothing and limits nothing).
+ *
+ * <pre>{@code
+ * Bulkhead callee = registry.bulkhead("callee");
+ * RestClient client = RestClient.builder()
+ *         .baseUrl("http://callee:8080")
+ *         .requestFactory(PooledHttpRequestFactories.forBulkhead(callee)
+ *                 .connectTimeout(Duration.ofMillis(500))
+ *                 .readTimeout(Duration.ofSeconds(5))
+ *                 .build())
+ *         .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(callee))
+ *         .build();
+ * }</pre>
+ */
+public final class PooledHttpRequestFactories {
+
+    private PooledHttpRequestFactories() {
+    }
+
+    /** A pool for one client-wide bulkhead: {@code maxTotal = maxPerRoute = } its limit, following it. */
+    public static Builder forBulkhead(Bulkhead bulkhead) {
+        Objects.requireNonNull(bulkhead, "bulkhead must not be null");
+        return new Builder(bulkhead.getLimit(), 1, (sizer) -> bulkhead.addListener(sizer));
+    }
+
+    /**
+     * A pool for the per-host bulkheads of
+     * {@link BulkheadClientHttpRequestInterceptor#perHost(BulkheadRegistry, String, BulkheadConfig, int)}
+     * with the same arguments: {@code maxPerRoute} = the largest per-host limit (initially the
+     * template's) and {@code maxTotal} = {@code maxHosts} times that.
+     */
+    public static Builder forHosts(BulkheadRegistry registry, String namePrefix, BulkheadConfig template,
+            int maxHosts) {
+        Objects.requireNonNull(registry, "registry must not be null");
+        Objects.requireNonNull(namePrefix, "namePrefix must not be null");
+        Objects.requireNonNull(template, "template config must not be null");
+        if (maxHosts < 1) {
+            throw new IllegalArgumentException("maxHosts must be at least 1 but was " + maxHosts);
+        }
+        return new Builder(template.getMaxConcurrentCalls(), maxHosts, (sizer) -> registry.forEachBulkhead(
+                (bulkhead) -> {
+                    if (bulkhead.getName().startsWith(namePrefix)) {
+                        bulkhead.addListener(sizer);
+                        sizer.grow(bulkhead.getLimit());
+                    }
+                }));
+    }
+
+    /** Timeouts and client customizations; {@link #build()} makes a new client and pool each time. */
+    public static final class Builder {
+
+        private final int maxPerRoute;
+
+        private final int routes;
+
+        private final Consumer<PoolSizer> binder;
+
+        private Duration connectTimeout = Duration.ofSeconds(5);
+
+        private Duration readTimeout = Duration.ofSeconds(30);
+
+        private Duration connectionRequestTimeout = Duration.ofSeconds(5);
+
+        private Duration validateAfterInactivity = Duration.ofSeconds(5);
+
+        private Duration idleConnectionEviction = Duration.ofSeconds(60);
+
+        private Consumer<HttpClientBuilder> clientCustomizer = (builder) -> {
+        };
+
+        private Builder(int maxPerRoute, int routes, Consumer<PoolSizer> binder) {
+            this.maxPerRoute = maxPerRoute;
+            this.routes = routes;
+            this.binder = binder;
+        }
+
+        /** Time to establish a TCP (and TLS) connection; default 5 s. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive("connectTimeout", connectTimeout);
+            return this;
+        }
+
+        /** Time to wait for response data (between packets), the read timeout; default 30 s. */
+        public Builder readTimeout(Duration readTimeout) {
+            this.readTimeout = positive("readTimeout", readTimeout);
+            return this;
+        }
+
+        /**
+         * Time to wait for a pooled connection; default 5 s. A call holding a bulkhead permit never
+         * waits here, because the pool is at least as large as the limit.
+         */
+        public Builder connectionRequestTimeout(Duration connectionRequestTimeout) {
+            this.connectionRequestTimeout = positive("connectionRequestTimeout", connectionRequestTimeout);
+            return this;
+        }
+
+        /** Idle time after which a pooled connection is checked before reuse; default 5 s. */
+        public Builder validateAfterInactivity(Duration validateAfterInactivity) {
+            this.validateAfterInactivity = positive("validateAfterInactivity", validateAfterInactivity);
+            return this;
+        }
+
+        /** Idle time after which a pooled connection is closed in the background; default 60 s. */
+        public Builder idleConnectionEviction(Duration idleConnectionEviction) {
+            this.idleConnectionEviction = positive("idleConnectionEviction", idleConnectionEviction);
+            return this;
+        }
+
+        /** Further client settings (proxy, TLS strategy, interceptors); do not replace the pool. */
+        public Builder httpClient(Consumer<HttpClientBuilder> customizer) {
+            this.clientCustomizer = Objects.requireNonNull(customizer, "customizer must not be null");
+            return this;
+        }
+
+        /** A new request factory with its own client and pool; destroy it (or let Spring) to close them. */
+        public HttpComponentsClientHttpRequestFactory build() {
+            PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(PoolSizer.total(this.maxPerRoute, this.routes))
+                .setMaxConnPerRoute(this.maxPerRoute)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                    .setConnectTimeout(Timeout.of(this.connectTimeout))
+                    .setSocketTimeout(Timeout.of(this.readTimeout))
+                    .setValidateAfterInactivity(TimeValue.of(this.validateAfterInactivity))
+                    .build())
+                .build();
+            this.binder.accept(new PoolSizer(manager, this.maxPerRoute, this.routes));
+            HttpClientBuilder client = HttpClients.custom()
+                .setConnectionManager(manager)
+                .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
+            this.clientCustomizer.accept(client);
+            HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(client.build());
+            factory.setConnectionRequestTimeout(this.connectionRequestTimeout);
+            factory.setReadTimeout(this.readTimeout);
+            return factory;
+        }
+
+        private static Duration positive(String name, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive but was " + value);
+            }
+            return value;
+        }
+    }
+}

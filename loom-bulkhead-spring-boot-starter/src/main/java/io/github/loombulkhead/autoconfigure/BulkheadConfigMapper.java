@@ -1,0 +1,133 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Defaults;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Instance;
+
+/**
+ * Maps {@link LoomBulkheadProperties} to validated {@link BulkheadConfig}s: an instance overrides the
+ * defaults field by field, and a bad value fails with an {@link InvalidBulkheadPropertyException} naming
+ * the property that actually holds it.
+ */
+public final class BulkheadConfigMapper {
+
+    private static final String DEFAULTS = "loom.bulkhead.defaults";
+
+    private static final String INSTANCES = "loom.bulkhead.instances";
+
+    private final LoomBulkheadProperties properties;
+
+    private final Function<String, String> origins;
+
+    /**
+     * @param properties the bound properties
+     * @param origins gives where a property was set (file and line) for error messages; may return null
+     */
+    public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, String> origins) {
+        this.properties = properties;
+        this.origins = origins;
+    }
+
+    /** The config of every bulkhead without an entry of its own. */
+    public BulkheadConfig defaults() {
+        return merge(null, null);
+    }
+
+    /** The config of each bulkhead under {@code loom.bulkhead.instances}, in declaration order. */
+    public Map<String, BulkheadConfig> instances() {
+        Map<String, BulkheadConfig> configs = new LinkedHashMap<>();
+        this.properties.getInstances().forEach((name, instance) -> {
+            if (name == null || name.isBlank()) {
+                throw invalid(INSTANCES, name, "a bulkhead name must not be blank",
+                        "Give the bulkhead a name, e.g. loom.bulkhead.instances.callee.max-concurrent-calls=100.");
+            }
+            configs.put(name, merge(instance, instanceKey(name)));
+        });
+        return configs;
+    }
+
+    /** The config of each per-host HTTP bulkhead. */
+    public BulkheadConfig perHostTemplate() {
+        return merge(this.properties.getHttp().getPerHost().getTemplate(), "loom.bulkhead.http.per-host.template");
+    }
+
+    /** The property prefix of the instance called {@code name}, with brackets when the name needs them. */
+    public static String instanceKey(String name) {
+        return INSTANCES + (name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]");
+    }
+
+    private BulkheadConfig merge(Instance overrides, String overridesKey) {
+        Defaults defaults = this.properties.getDefaults();
+        Setting<Integer> max = setting(defaults.getMaxConcurrentCalls(),
+                (overrides != null) ? overrides.getMaxConcurrentCalls() : null, overridesKey, "max-concurrent-calls");
+        Setting<Duration> wait = setting(defaults.getMaxWaitDuration(),
+                (overrides != null) ? overrides.getMaxWaitDuration() : null, overridesKey, "max-wait-duration");
+        Setting<Integer> queue = setting(defaults.getQueueCapacity(),
+                (overrides != null) ? overrides.getQueueCapacity() : null, overridesKey, "queue-capacity");
+        boolean fair = (overrides != null && overrides.getFair() != null) ? overrides.getFair() : defaults.isFair();
+        check(max, () -> BulkheadConfig.custom().maxConcurrentCalls(max.value()).build(),
+                "to 1 or more: the number of calls that may hold a permit at once");
+        check(wait, () -> BulkheadConfig.custom().maxWaitDuration(wait.value()).build(),
+                "to a duration of 0 or more, e.g. 30s (0 disables waiting)");
+        check(queue, () -> BulkheadConfig.custom().queueCapacity(queue.value()).build(),
+                "to 0 or more: the number of calls that may wait for a permit (0 disables waiting)");
+        return BulkheadConfig.custom()
+            .maxConcurrentCalls(max.value())
+            .maxWaitDuration(wait.value())
+            .queueCapacity(queue.value())
+            .fair(fair)
+            .build();
+    }
+
+    /** Checks the settings that are not bulkhead configs: HTTP and task execution. */
+    public void validateIntegrations() {
+        LoomBulkheadProperties.PerHost perHost = this.properties.getHttp().getPerHost();
+        if (perHost.getMaxHosts() < 1) {
+            throw invalid("loom.bulkhead.http.per-host.max-hosts", perHost.getMaxHosts(),
+                    "must be at least 1", "Set 'loom.bulkhead.http.per-host.max-hosts' to 1 or more.");
+        }
+        if (perHost.getNamePrefix() == null) {
+            throw invalid("loom.bulkhead.http.per-host.name-prefix", null, "must not be null",
+                    "Set 'loom.bulkhead.http.per-host.name-prefix' to a prefix such as 'host:', or leave it empty.");
+        }
+        this.properties.getHttp().getGroups().forEach((group, settings) -> {
+            if (settings.getBulkhead() != null && settings.getBulkhead().isBlank()) {
+                String key = "loom.bulkhead.http.groups." + group + ".bulkhead";
+                throw invalid(key, settings.getBulkhead(), "a bulkhead name must not be blank",
+                        "Remove '" + key + "' to use the group name, or set it to a bulkhead name.");
+            }
+        });
+        String taskBulkhead = this.properties.getTaskExecution().getBulkhead();
+        if (taskBulkhead == null || taskBulkhead.isBlank()) {
+            throw invalid("loom.bulkhead.task-execution.bulkhead", taskBulkhead, "a bulkhead name must not be blank",
+                    "Set 'loom.bulkhead.task-execution.bulkhead' to a bulkhead name.");
+        }
+    }
+
+    private static <T> Setting<T> setting(T defaultValue, T override, String overridesKey, String field) {
+        return (override != null) ? new Setting<>(overridesKey + "." + field, override)
+                : new Setting<>(DEFAULTS + "." + field, defaultValue);
+    }
+
+    private void check(Setting<?> setting, Supplier<BulkheadConfig> build, String fix) {
+        try {
+            build.get();
+        }
+        catch (IllegalArgumentException ex) {
+            throw invalid(setting.key(), setting.value(), ex.getMessage(), "Set '" + setting.key() + "' " + fix + ".");
+        }
+    }
+
+    private InvalidBulkheadPropertyException invalid(String key, Object value, String reason, String fix) {
+        return new InvalidBulkheadPropertyException(key, value, this.origins.apply(key), reason, fix);
+    }
+
+    private record Setting<T>(String key, T value) {
+    }
+}

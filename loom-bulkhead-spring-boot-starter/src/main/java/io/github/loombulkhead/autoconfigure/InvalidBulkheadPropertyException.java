@@ -1,0 +1,55 @@
+package io.github.loombulkhead.autoconfigure;
+
+/**
+ * A {@code loom.bulkhead.*} property has a value the library cannot use. Carries what a failure analysis
+ * needs to tell the user which property, which value and how to fix it.
+ */
+public class InvalidBulkheadPropertyException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String property;
+
+    private final transient Object value;
+
+    private final String origin;
+
+    private final String reason;
+
+    private final String fix;
+
+    public InvalidBulkheadPropertyException(String property, Object value, String origin, String reason, String fix) {
+        super("Invalid value '" + value + "' for property '" + property + "'" + ((origin != null) ? " (" + origin + ")" : "")
+                + ": " + reason);
+        this.property = property;
+        this.value = value;
+        this.origin = origin;
+        this.reason = reason;
+        this.fix = fix;
+    }
+
+    /** The full property name, e.g. {@code loom.bulkhead.instances.callee.max-concurrent-calls}. */
+    public String getProperty() {
+        return this.property;
+    }
+
+    /** The value that was rejected. */
+    public Object getValue() {
+        return this.value;
+    }
+
+    /** Where the value was set (file and line), or {@code null} if unknown. */
+    public String getOrigin() {
+        return this.origin;
+    }
+
+    /** Why the value cannot be used. */
+    public String getReason() {
+        return this.reason;
+    }
+
+    /** What to change, e.g. "Set ... to 1 or more". */
+    public String getFix() {
+        return this.fix;
+    }
+}

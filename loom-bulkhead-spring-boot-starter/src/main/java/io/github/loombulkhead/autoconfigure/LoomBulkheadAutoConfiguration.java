@@ -1,0 +1,107 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.util.Map;
+
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
+import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorator;
+import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorators;
+import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.TaskDecorator;
+
+/**
+ * Auto-configuration of loom-bulkhead: a {@link BulkheadRegistry} from {@code loom.bulkhead.*}, context
+ * propagation for bulkhead tasks and, on request, a bounded {@code applicationTaskExecutor}. Active only when
+ * the application runs on virtual threads ({@code spring.threads.virtual.enabled=true}) and
+ * {@code loom.bulkhead.enabled} is not {@code false}.
+ */
+@AutoConfiguration(before = TaskExecutionAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "loom.bulkhead.enabled", matchIfMissing = true)
+@ConditionalOnThreading(Threading.VIRTUAL)
+@EnableConfigurationProperties(LoomBulkheadProperties.class)
+public final class LoomBulkheadAutoConfiguration {
+
+    /** Name of the task executor bean that {@code @Async} uses. */
+    static final String APPLICATION_TASK_EXECUTOR = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
+
+    @Bean
+    BulkheadConfigMapper bulkheadConfigMapper(LoomBulkheadProperties properties, Environment environment) {
+        BulkheadConfigMapper mapper = new BulkheadConfigMapper(properties, new PropertyOrigins(environment));
+        mapper.defaults();
+        mapper.instances();
+        mapper.perHostTemplate();
+        mapper.validateIntegrations();
+        return mapper;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRegistry bulkheadRegistry(BulkheadConfigMapper mapper,
+            ObjectProvider<BulkheadRegistryCustomizer> customizers) {
+        BulkheadRegistry.Builder builder = BulkheadRegistry.builder().defaultConfig(mapper.defaults());
+        Map<String, BulkheadConfig> instances = mapper.instances();
+        instances.forEach(builder::config);
+        customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+        BulkheadRegistry registry = builder.build();
+        // Configured bulkheads exist from the start, so metrics and the endpoint show them before first use.
+        instances.keySet().forEach(registry::bulkhead);
+        return registry;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadTaskDecorator bulkheadTaskDecorator(LoomBulkheadProperties properties, BeanFactory beanFactory,
+            ObjectProvider<TaskDecorator> taskDecorators) {
+        return properties.isPropagateContext() ? BulkheadTaskDecorators.create(beanFactory, taskDecorators)
+                : BulkheadTaskDecorator.none();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BoundedVirtualExecutors boundedVirtualExecutors(BulkheadRegistry registry, BulkheadTaskDecorator taskDecorator) {
+        return new BoundedVirtualExecutors(registry, taskDecorator);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(BulkheadAnnotationBeanPostProcessor.class)
+    static class AnnotationConfiguration {
+
+        /** Applies {@code @Bulkhead}; asynchronous calls that wait carry the caller's context. */
+        @Bean
+        @ConditionalOnMissingBean
+        static BulkheadAnnotationBeanPostProcessor bulkheadAnnotationBeanPostProcessor(BulkheadRegistry registry,
+                ObjectProvider<BulkheadTaskDecorator> taskDecorator) {
+            BulkheadAnnotationBeanPostProcessor postProcessor = new BulkheadAnnotationBeanPostProcessor(registry);
+            // Resolved at the first asynchronous call, so TaskDecorator beans are not created this early.
+            postProcessor.setTaskDecorator((task) -> taskDecorator.getObject().apply(task));
+            return postProcessor;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty("loom.bulkhead.task-execution.enabled")
+    static class TaskExecutionConfiguration {
+
+        @Bean(name = { APPLICATION_TASK_EXECUTOR, "taskExecutor" })
+        @ConditionalOnMissingBean(name = { APPLICATION_TASK_EXECUTOR, "taskExecutor" })
+        BoundedVirtualTaskExecutor applicationTaskExecutor(BoundedVirtualExecutors executors,
+                LoomBulkheadProperties properties) {
+            return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()));
+        }
+    }
+}

@@ -1,0 +1,345 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of loom-bulkhead under {@code loom.bulkhead}: defaults for every bulkhead,
+ * per-name overrides, bulkheads on HTTP clients and the optional bounded {@code @Async} executor.
+ */
+@ConfigurationProperties("loom.bulkhead")
+public class LoomBulkheadProperties {
+
+    /**
+     * Whether to enable loom-bulkhead. It is active only when spring.threads.virtual.enabled is true as well.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Whether tasks of bulkhead executors and asynchronous @Bulkhead calls run with the submitter's context: MDC,
+     * Micrometer context-propagation thread locals and the application's TaskDecorator beans.
+     */
+    private boolean propagateContext = true;
+
+    /**
+     * Settings every bulkhead starts from; an instance overrides them field by field.
+     */
+    private final Defaults defaults = new Defaults();
+
+    /**
+     * Settings of individual bulkheads by name; unset fields come from loom.bulkhead.defaults. A name used by
+     * @Bulkhead or an HTTP group without an entry here gets the defaults.
+     */
+    private final Map<String, Instance> instances = new LinkedHashMap<>();
+
+    private final Http http = new Http();
+
+    private final TaskExecution taskExecution = new TaskExecution();
+
+    public boolean isEnabled() {
+        return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public boolean isPropagateContext() {
+        return this.propagateContext;
+    }
+
+    public void setPropagateContext(boolean propagateContext) {
+        this.propagateContext = propagateContext;
+    }
+
+    public Defaults getDefaults() {
+        return this.defaults;
+    }
+
+    public Map<String, Instance> getInstances() {
+        return this.instances;
+    }
+
+    public Http getHttp() {
+        return this.http;
+    }
+
+    public TaskExecution getTaskExecution() {
+        return this.taskExecution;
+    }
+
+    /** Settings every bulkhead starts from; equal to the core library's defaults unless changed. */
+    public static class Defaults {
+
+        /**
+         * Maximum number of calls or tasks holding a permit at once; at least 1.
+         */
+        private int maxConcurrentCalls = 100;
+
+        /**
+         * Maximum time a call or task waits for a permit before it is rejected; 0 disables waiting.
+         */
+        private Duration maxWaitDuration = Duration.ofSeconds(60);
+
+        /**
+         * Maximum number of calls or tasks waiting for a permit; more are rejected at once. 0 disables waiting.
+         */
+        private int queueCapacity = 10_000;
+
+        /**
+         * Whether waiting calls get permits in arrival order (FIFO); otherwise newest first (LIFO).
+         */
+        private boolean fair = true;
+
+        public int getMaxConcurrentCalls() {
+            return this.maxConcurrentCalls;
+        }
+
+        public void setMaxConcurrentCalls(int maxConcurrentCalls) {
+            this.maxConcurrentCalls = maxConcurrentCalls;
+        }
+
+        public Duration getMaxWaitDuration() {
+            return this.maxWaitDuration;
+        }
+
+        public void setMaxWaitDuration(Duration maxWaitDuration) {
+            this.maxWaitDuration = maxWaitDuration;
+        }
+
+        public int getQueueCapacity() {
+            return this.queueCapacity;
+        }
+
+        public void setQueueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+        }
+
+        public boolean isFair() {
+            return this.fair;
+        }
+
+        public void setFair(boolean fair) {
+            this.fair = fair;
+        }
+    }
+
+    /** Settings of one bulkhead; a field left unset takes the value from {@code loom.bulkhead.defaults}. */
+    public static class Instance {
+
+        /**
+         * Maximum number of calls or tasks holding a permit at once; at least 1. Unset: the default.
+         */
+        private Integer maxConcurrentCalls;
+
+        /**
+         * Maximum time a call or task waits for a permit; 0 disables waiting. Unset: the default.
+         */
+        private Duration maxWaitDuration;
+
+        /**
+         * Maximum number of calls or tasks waiting for a permit; 0 disables waiting. Unset: the default.
+         */
+        private Integer queueCapacity;
+
+        /**
+         * Whether waiting calls get permits in arrival order (FIFO); otherwise newest first. Unset: the default.
+         */
+        private Boolean fair;
+
+        public Integer getMaxConcurrentCalls() {
+            return this.maxConcurrentCalls;
+        }
+
+        public void setMaxConcurrentCalls(Integer maxConcurrentCalls) {
+            this.maxConcurrentCalls = maxConcurrentCalls;
+        }
+
+        public Duration getMaxWaitDuration() {
+            return this.maxWaitDuration;
+        }
+
+        public void setMaxWaitDuration(Duration maxWaitDuration) {
+            this.maxWaitDuration = maxWaitDuration;
+        }
+
+        public Integer getQueueCapacity() {
+            return this.queueCapacity;
+        }
+
+        public void setQueueCapacity(Integer queueCapacity) {
+            this.queueCapacity = queueCapacity;
+        }
+
+        public Boolean getFair() {
+            return this.fair;
+        }
+
+        public void setFair(Boolean fair) {
+            this.fair = fair;
+        }
+    }
+
+    /** Bulkheads on RestClients, without code. */
+    public static class Http {
+
+        /**
+         * Bulkheads on HTTP service groups (@ImportHttpServices, spring.http.serviceclient.<group>) by group name:
+         * every call of every client in the group holds a permit of the group's bulkhead.
+         */
+        private final Map<String, HttpGroup> groups = new LinkedHashMap<>();
+
+        private final PerHost perHost = new PerHost();
+
+        private final Pool pool = new Pool();
+
+        public Map<String, HttpGroup> getGroups() {
+            return this.groups;
+        }
+
+        public PerHost getPerHost() {
+            return this.perHost;
+        }
+
+        public Pool getPool() {
+            return this.pool;
+        }
+    }
+
+    /** The bulkhead of one HTTP service group. */
+    public static class HttpGroup {
+
+        /**
+         * Whether calls of this group's clients are bounded.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Name of the bulkhead the group's calls share, configured under loom.bulkhead.instances. Unset: the group
+         * name.
+         */
+        private String bulkhead;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getBulkhead() {
+            return this.bulkhead;
+        }
+
+        public void setBulkhead(String bulkhead) {
+            this.bulkhead = bulkhead;
+        }
+    }
+
+    /** One bulkhead per target host for RestClients built from the auto-configured RestClient.Builder. */
+    public static class PerHost {
+
+        /**
+         * Whether every RestClient built from the auto-configured RestClient.Builder (HTTP service groups included)
+         * holds a permit of a bulkhead per target host and port during each call.
+         */
+        private boolean enabled = false;
+
+        /**
+         * Prefix of the per-host bulkhead names; a host's bulkhead is called <prefix><scheme>://<host>:<port> and can be tuned
+         * under loom.bulkhead.instances.[<prefix><scheme>://<host>:<port>].
+         */
+        private String namePrefix = "";
+
+        /**
+         * Maximum number of distinct hosts that get their own bulkhead; calls to further hosts are rejected.
+         */
+        private int maxHosts = 256;
+
+        /**
+         * Settings of each per-host bulkhead; unset fields come from loom.bulkhead.defaults.
+         */
+        private final Instance template = new Instance();
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getNamePrefix() {
+            return this.namePrefix;
+        }
+
+        public void setNamePrefix(String namePrefix) {
+            this.namePrefix = namePrefix;
+        }
+
+        public int getMaxHosts() {
+            return this.maxHosts;
+        }
+
+        public void setMaxHosts(int maxHosts) {
+            this.maxHosts = maxHosts;
+        }
+
+        public Instance getTemplate() {
+            return this.template;
+        }
+    }
+
+    /** The Apache HttpClient 5 connection pool used by RestClients when the application chose no request factory. */
+    public static class Pool {
+
+        /**
+         * Whether to size the HttpClient 5 connection pool from the bulkhead limits, so the pool never becomes a
+         * smaller, hidden limit. Applies only when the application defines no request factory of its own.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** Bounds the auto-configured applicationTaskExecutor (used by @Async) with a bulkhead. */
+    public static class TaskExecution {
+
+        /**
+         * Whether the applicationTaskExecutor (used by @Async) is a BoundedVirtualExecutor: tasks beyond the limit
+         * wait in the bulkhead's queue without a thread, or are rejected, and are measured.
+         */
+        private boolean enabled = false;
+
+        /**
+         * Name of the bulkhead bounding the applicationTaskExecutor, configured under loom.bulkhead.instances.
+         */
+        private String bulkhead = "application-task-executor";
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getBulkhead() {
+            return this.bulkhead;
+        }
+
+        public void setBulkhead(String bulkhead) {
+            this.bulkhead = bulkhead;
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.github.loombulkhead.autoconfigure.context;
+
+import java.util.function.UnaryOperator;
+
+import io.micrometer.context.ContextSnapshotFactory;
+
+/**
+ * Captures every thread local known to Micrometer's context-propagation registry (current observation,
+ * security context, ...) at submission and restores it around the task.
+ */
+final class ContextSnapshotTaskDecorator implements UnaryOperator<Runnable> {
+
+    private final ContextSnapshotFactory factory;
+
+    ContextSnapshotTaskDecorator(ContextSnapshotFactory factory) {
+        this.factory = factory;
+    }
+
+    @Override
+    public Runnable apply(Runnable task) {
+        return this.factory.captureAll().wrap(task);
+    }
+}

@@ -1,0 +1,109 @@
+package io.github.loombulkhead.autoconfigure.metrics;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.RejectionReason;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/** The meters of one bulkhead in one {@link MeterRegistry}, registered up front so every series starts at zero. */
+final class BulkheadMeters {
+
+    static final String LIMIT = "loom.bulkhead.limit";
+
+    static final String ACTIVE = "loom.bulkhead.active";
+
+    static final String WAITING = "loom.bulkhead.waiting";
+
+    static final String CALLS = "loom.bulkhead.calls";
+
+    static final String WAIT = "loom.bulkhead.wait";
+
+    static final String EXECUTION = "loom.bulkhead.execution";
+
+    static final String PERMITTED = "permitted";
+
+    static final String REJECTED = "rejected";
+
+    /** Value of the {@code reason} tag on permitted calls, so every series of a meter has the same tag keys. */
+    static final String NO_REASON = "none";
+
+    private static final String CALLS_UNIT = "calls";
+
+    private final Counter permitted;
+
+    private final Map<RejectionReason, Counter> rejected = new EnumMap<>(RejectionReason.class);
+
+    private final Timer permittedWait;
+
+    private final Timer rejectedWait;
+
+    private final Timer execution;
+
+    BulkheadMeters(Bulkhead bulkhead, MeterRegistry registry) {
+        Tags name = Tags.of("name", bulkhead.getName());
+        gauge(registry, LIMIT, bulkhead, name, "Maximum number of calls or tasks that may hold a permit at once",
+                Bulkhead::getLimit);
+        gauge(registry, ACTIVE, bulkhead, name, "Calls or tasks holding a permit now", Bulkhead::getActiveCount);
+        gauge(registry, WAITING, bulkhead, name, "Calls or tasks waiting for a permit now",
+                Bulkhead::getWaitingCount);
+        this.permitted = calls(registry, name, PERMITTED, NO_REASON);
+        for (RejectionReason reason : RejectionReason.values()) {
+            this.rejected.put(reason, calls(registry, name, REJECTED, reason.tag()));
+        }
+        this.permittedWait = waitTimer(registry, name, PERMITTED);
+        this.rejectedWait = waitTimer(registry, name, REJECTED);
+        this.execution = Timer.builder(EXECUTION)
+            .description("Time a call or task held its permit")
+            .tags(name)
+            .register(registry);
+    }
+
+    void permitted(long waitNanos) {
+        this.permitted.increment();
+        this.permittedWait.record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void rejected(RejectionReason reason, long waitNanos) {
+        this.rejected.get(reason).increment();
+        this.rejectedWait.record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void completed(long executionNanos) {
+        this.execution.record(executionNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static void gauge(MeterRegistry registry, String meter, Bulkhead bulkhead, Tags tags, String description,
+            java.util.function.ToDoubleFunction<Bulkhead> value) {
+        Gauge.builder(meter, bulkhead, value)
+            .description(description)
+            .baseUnit(CALLS_UNIT)
+            .tags(tags)
+            .strongReference(true)
+            .register(registry);
+    }
+
+    private static Counter calls(MeterRegistry registry, Tags name, String outcome, String reason) {
+        return Counter.builder(CALLS)
+            .description("Calls or tasks admitted (outcome=permitted) or refused (outcome=rejected, with the reason)")
+            .baseUnit(CALLS_UNIT)
+            .tags(name)
+            .tag("outcome", outcome)
+            .tag("reason", reason)
+            .register(registry);
+    }
+
+    private static Timer waitTimer(MeterRegistry registry, Tags name, String outcome) {
+        return Timer.builder(WAIT)
+            .description("Time spent waiting for a permit, until it was granted (outcome=permitted) or refused")
+            .tags(name)
+            .tag("outcome", outcome)
+            .register(registry);
+    }
+}

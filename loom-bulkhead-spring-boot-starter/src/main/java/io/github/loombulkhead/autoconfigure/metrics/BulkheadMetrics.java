@@ -1,0 +1,59 @@
+package io.github.loombulkhead.autoconfigure.metrics;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadListener;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.RejectionReason;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Binds every bulkhead of a {@link BulkheadRegistry}, including those created later, to Micrometer:
+ * gauges {@code loom.bulkhead.limit/active/waiting}, counter {@code loom.bulkhead.calls} and timers
+ * {@code loom.bulkhead.wait/execution}, all tagged with the bulkhead's {@code name}.
+ */
+public class BulkheadMetrics implements MeterBinder {
+
+    private final BulkheadRegistry bulkheads;
+
+    public BulkheadMetrics(BulkheadRegistry bulkheads) {
+        this.bulkheads = bulkheads;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Map<Bulkhead, BulkheadMeters> meters = new ConcurrentHashMap<>();
+        this.bulkheads.forEachBulkhead((bulkhead) -> meters.computeIfAbsent(bulkhead,
+                (key) -> new BulkheadMeters(key, registry)));
+        this.bulkheads.addListener(new MetricsListener(meters, registry));
+    }
+
+    /** Records events; a bulkhead's meters are created on its first event if not bound yet. */
+    private record MetricsListener(Map<Bulkhead, BulkheadMeters> meters, MeterRegistry registry)
+            implements BulkheadListener {
+
+        @Override
+        public void onPermitted(Bulkhead bulkhead, long waitNanos) {
+            metersOf(bulkhead).permitted(waitNanos);
+        }
+
+        @Override
+        public void onRejected(Bulkhead bulkhead, RejectionReason reason, long waitNanos) {
+            metersOf(bulkhead).rejected(reason, waitNanos);
+        }
+
+        @Override
+        public void onCompleted(Bulkhead bulkhead, long executionNanos) {
+            metersOf(bulkhead).completed(executionNanos);
+        }
+
+        private BulkheadMeters metersOf(Bulkhead bulkhead) {
+            BulkheadMeters existing = this.meters.get(bulkhead);
+            return (existing != null) ? existing
+                    : this.meters.computeIfAbsent(bulkhead, (key) -> new BulkheadMeters(key, this.registry));
+        }
+    }
+}

@@ -33,6 +33,9 @@ import java.util.function.Predicate;
  */
 public final class Bulkhead {
 
+    /** A waiter that was never queued, e.g. because it took a free permit at once. */
+    private static final int NOT_QUEUED = -1;
+
     private static final int WAITING = 0;
 
     private static final int GRANTED = 1;
@@ -509,7 +512,7 @@ public final class Bulkhead {
         long enqueuedAt;
 
         /** Guarded by the bulkhead's lock. */
-        int state;
+        int state = NOT_QUEUED;
 
         /** The permit is now held on behalf of this waiter, which must release it eventually. */
         protected abstract void onPermit(long waitNanos);

@@ -86,13 +86,15 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             taskEnded();
             throw this.bulkhead.rejection(RejectionReason.SHUT_DOWN, 0, "executor is shut down");
         }
-        Runnable task = (this.taskDecorator != null) ? this.taskDecorator.apply(command) : command;
-        QueuedTask queued = new QueuedTask(task, command);
-        if (command instanceof BulkheadFutureTask<?> future) {
-            future.queued = queued;
-        }
         boolean started = false;
         try {
+            Runnable task = (this.taskDecorator != null)
+                    ? Objects.requireNonNull(this.taskDecorator.apply(command), "taskDecorator returned null")
+                    : command;
+            QueuedTask queued = new QueuedTask(task, command);
+            if (command instanceof BulkheadFutureTask<?> future) {
+                future.queued = queued;
+            }
             if (this.bulkhead.acquireOrEnqueue(queued)) {
                 start(task, 0);
             }

@@ -11,6 +11,7 @@ import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -21,6 +22,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.TaskDecorator;
 
@@ -33,14 +35,24 @@ import org.springframework.core.task.TaskDecorator;
 @AutoConfiguration(before = TaskExecutionAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "loom.bulkhead.enabled", matchIfMissing = true)
 @ConditionalOnThreading(Threading.VIRTUAL)
-@EnableConfigurationProperties(LoomBulkheadProperties.class)
+@EnableConfigurationProperties
 public final class LoomBulkheadAutoConfiguration {
 
     /** Name of the task executor bean that {@code @Async} uses. */
     static final String APPLICATION_TASK_EXECUTOR = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
+    // The registry and what it is built from are infrastructure: the @Bulkhead post-processor needs them while
+    // post-processors are being created, so they are static and marked as such (no "not eligible" warnings).
+
     @Bean
-    BulkheadConfigMapper bulkheadConfigMapper(LoomBulkheadProperties properties, Environment environment) {
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static LoomBulkheadProperties loomBulkheadProperties() {
+        return new LoomBulkheadProperties();
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static BulkheadConfigMapper bulkheadConfigMapper(LoomBulkheadProperties properties, Environment environment) {
         BulkheadConfigMapper mapper = new BulkheadConfigMapper(properties, new PropertyOrigins(environment));
         mapper.defaults();
         mapper.instances();
@@ -51,7 +63,8 @@ public final class LoomBulkheadAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadRegistry bulkheadRegistry(BulkheadConfigMapper mapper,
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static BulkheadRegistry bulkheadRegistry(BulkheadConfigMapper mapper,
             ObjectProvider<BulkheadRegistryCustomizer> customizers) {
         BulkheadRegistry.Builder builder = BulkheadRegistry.builder().defaultConfig(mapper.defaults());
         Map<String, BulkheadConfig> instances = mapper.instances();
@@ -84,6 +97,7 @@ public final class LoomBulkheadAutoConfiguration {
         /** Applies {@code @Bulkhead}; asynchronous calls that wait carry the caller's context. */
         @Bean
         @ConditionalOnMissingBean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static BulkheadAnnotationBeanPostProcessor bulkheadAnnotationBeanPostProcessor(BulkheadRegistry registry,
                 ObjectProvider<BulkheadTaskDecorator> taskDecorator) {
             BulkheadAnnotationBeanPostProcessor postProcessor = new BulkheadAnnotationBeanPostProcessor(registry);

@@ -4,20 +4,24 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.HttpGroup;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 
 /**
  * Puts a bulkhead on every client of each HTTP service group listed under
  * {@code loom.bulkhead.http.groups}: all calls of the group share the bulkhead named by
- * {@code loom.bulkhead.http.groups.<group>.bulkhead} (default: the group name). A listed group that does
- * not exist is reported with a WARN instead of being ignored silently.
+ * {@code loom.bulkhead.http.groups.<group>.bulkhead} (default: the group name). When the application chose
+ * no request factory, the group's client gets a pooled HttpClient 5 factory sized from its bulkhead (or from
+ * the per-host bulkheads), with the group's timeouts. A listed group that does not exist is reported with a
+ * WARN instead of being ignored. Runs after Spring Boot's own group configurers.
  */
 public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
 
@@ -27,9 +31,20 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
 
     private final BulkheadRegistry registry;
 
-    public BulkheadHttpServiceGroupConfigurer(Map<String, HttpGroup> groups, BulkheadRegistry registry) {
+    private final BulkheadRequestFactories requestFactories;
+
+    private final PerHostBulkheads perHost;
+
+    /**
+     * @param requestFactories pooled factories, or {@code null} to keep the groups' request factories
+     * @param perHost the per-host bulkheads when enabled (they size the pool), otherwise {@code null}
+     */
+    public BulkheadHttpServiceGroupConfigurer(Map<String, HttpGroup> groups, BulkheadRegistry registry,
+            BulkheadRequestFactories requestFactories, PerHostBulkheads perHost) {
         this.groups = groups;
         this.registry = registry;
+        this.requestFactories = requestFactories;
+        this.perHost = perHost;
     }
 
     @Override
@@ -38,9 +53,14 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
         groups.forEachClient((group, builder) -> {
             seen.add(group.name());
             HttpGroup settings = this.groups.get(group.name());
+            Bulkhead bulkhead = null;
             if (settings != null && settings.isEnabled()) {
-                builder.requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(
-                        this.registry.bulkhead(bulkheadName(group.name(), settings))));
+                bulkhead = this.registry.bulkhead(bulkheadName(group.name(), settings));
+                builder.requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead));
+            }
+            ClientHttpRequestFactory factory = requestFactory(group.name(), bulkhead);
+            if (factory != null) {
+                builder.requestFactory(factory);
             }
         });
         for (String configured : this.groups.keySet()) {
@@ -49,6 +69,18 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
                         + "HTTP service group '" + configured + "' (groups: " + seen + "); no bulkhead was applied");
             }
         }
+    }
+
+    private ClientHttpRequestFactory requestFactory(String group, Bulkhead bulkhead) {
+        if (this.requestFactories == null) {
+            return null;
+        }
+        if (this.perHost != null) {
+            // Per-host bulkheads bound every route, so a pool sized for them also fits the group's bulkhead.
+            return this.requestFactories.forHosts(this.registry, this.perHost.namePrefix(), this.perHost.template(),
+                    this.perHost.maxHosts(), group);
+        }
+        return (bulkhead != null) ? this.requestFactories.forBulkhead(bulkhead, group) : null;
     }
 
     /** The bulkhead name a group uses. */

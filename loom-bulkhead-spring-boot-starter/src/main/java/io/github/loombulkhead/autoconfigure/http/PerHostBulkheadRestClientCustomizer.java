@@ -1,29 +1,42 @@
 package io.github.loombulkhead.autoconfigure.http;
 
-import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
-
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
- * Adds one shared per-host bulkhead interceptor to every RestClient built from the auto-configured
- * {@code RestClient.Builder}, so all clients together hold at most the host's limit of calls to each host.
+ * Adds the shared per-host bulkhead interceptor to every RestClient built from the auto-configured
+ * {@code RestClient.Builder} and, when the application chose no request factory, a pooled HttpClient 5
+ * factory sized for the per-host limits.
  */
 public class PerHostBulkheadRestClientCustomizer implements RestClientCustomizer {
 
-    private final BulkheadClientHttpRequestInterceptor interceptor;
+    private final PerHostBulkheads bulkheads;
 
-    public PerHostBulkheadRestClientCustomizer(BulkheadClientHttpRequestInterceptor interceptor) {
-        this.interceptor = interceptor;
+    private final BulkheadRequestFactories requestFactories;
+
+    /**
+     * @param requestFactories the pooled factories, or {@code null} to keep the builder's request factory
+     */
+    public PerHostBulkheadRestClientCustomizer(PerHostBulkheads bulkheads, BulkheadRequestFactories requestFactories) {
+        this.bulkheads = bulkheads;
+        this.requestFactories = requestFactories;
     }
 
-    /** The shared interceptor, e.g. to find the bulkhead of a request. */
-    public BulkheadClientHttpRequestInterceptor getInterceptor() {
-        return this.interceptor;
+    /** The per-host bulkheads this customizer applies. */
+    public PerHostBulkheads getBulkheads() {
+        return this.bulkheads;
     }
 
     @Override
     public void customize(RestClient.Builder builder) {
-        builder.requestInterceptor(this.interceptor);
+        builder.requestInterceptor(this.bulkheads.interceptor());
+        if (this.requestFactories != null) {
+            ClientHttpRequestFactory factory = this.requestFactories.forHosts(this.bulkheads.registry(),
+                    this.bulkheads.namePrefix(), this.bulkheads.template(), this.bulkheads.maxHosts(), null);
+            if (factory != null) {
+                builder.requestFactory(factory);
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@ public final class BulkheadRegistry {
 
     /** The bulkhead called {@code name}, created from the resolved config if absent. */
     public Bulkhead bulkhead(String name) {
-        Bulkhead existing = this.bulkheads.get(name);
+        Bulkhead existing = (name != null) ? this.bulkheads.get(name) : null;
         if (existing != null) {
             return existing;
         }

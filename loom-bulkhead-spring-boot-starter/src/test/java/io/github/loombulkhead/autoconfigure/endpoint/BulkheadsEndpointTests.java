@@ -1,0 +1,90 @@
+package io.github.loombulkhead.autoconfigure.endpoint;
+
+import java.time.Duration;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint.BulkheadDescriptor;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** The {@code bulkheads} endpoint's operations, without a web layer. */
+class BulkheadsEndpointTests {
+
+    private final BulkheadRegistry registry = BulkheadRegistry.builder()
+        .config("callee", BulkheadConfig.custom().maxConcurrentCalls(3).maxWaitDuration(Duration.ofSeconds(5)).build())
+        .build();
+
+    private final BulkheadsEndpoint endpoint = new BulkheadsEndpoint(this.registry);
+
+    @Test
+    void readsEveryBulkheadWithConfigAndState() {
+        Bulkhead callee = this.registry.bulkhead("callee");
+        this.registry.bulkhead("another");
+        callee.acquirePermission();
+        assertThat(this.endpoint.bulkheads().bulkheads()).containsOnlyKeys("another", "callee");
+        BulkheadDescriptor descriptor = this.endpoint.bulkheads().bulkheads().get("callee");
+        assertThat(descriptor.limit()).isEqualTo(3);
+        assertThat(descriptor.active()).isEqualTo(1);
+        assertThat(descriptor.waiting()).isZero();
+        assertThat(descriptor.availablePermits()).isEqualTo(2);
+        assertThat(descriptor.permitted()).isEqualTo(1);
+        assertThat(descriptor.config().maxWaitDuration()).isEqualTo("PT5S");
+        assertThat(descriptor.config().queueCapacity()).isEqualTo(10_000);
+        assertThat(descriptor.rejectedByReason()).containsOnlyKeys("queue-full", "wait-timed-out", "shut-down",
+                "interrupted");
+        callee.releasePermission();
+    }
+
+    @Test
+    void readsOneBulkheadOrNothing() {
+        this.registry.bulkhead("callee");
+        assertThat(this.endpoint.bulkhead("callee").name()).isEqualTo("callee");
+        assertThat(this.endpoint.bulkhead("missing")).isNull();
+    }
+
+    @Test
+    void changesLimitAndMaxWait() {
+        this.registry.bulkhead("callee");
+        BulkheadDescriptor changed = this.endpoint.update("callee", 7, Duration.ofSeconds(2));
+        assertThat(changed.limit()).isEqualTo(7);
+        assertThat(changed.config().maxConcurrentCalls()).isEqualTo(7);
+        assertThat(changed.config().maxWaitDuration()).isEqualTo("PT2S");
+    }
+
+    @Test
+    void invalidLimitChangesNothing() {
+        Bulkhead callee = this.registry.bulkhead("callee");
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.update("callee", 0, Duration.ofSeconds(1)))
+            .withMessage("Bulkhead 'callee' not changed: maxConcurrentCalls must be at least 1 but was 0");
+        assertThat(callee.getLimit()).isEqualTo(3);
+        assertThat(callee.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void negativeMaxWaitChangesNothing() {
+        Bulkhead callee = this.registry.bulkhead("callee");
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.update("callee", 8, Duration.ofSeconds(-1)))
+            .withMessageContaining("maxWaitDuration must not be negative");
+        assertThat(callee.getLimit()).isEqualTo(3);
+    }
+
+    @Test
+    void unknownBulkheadAndEmptyChangeAreRejected() {
+        this.registry.bulkhead("callee");
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.update("missing", 4, null))
+            .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(
+                    "No bulkhead named 'missing'; existing bulkheads: [callee]"));
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.update("callee", null, null))
+            .withMessageStartingWith("Nothing to change");
+    }
+}

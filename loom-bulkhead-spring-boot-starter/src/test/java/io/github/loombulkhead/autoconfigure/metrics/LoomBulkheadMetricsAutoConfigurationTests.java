@@ -1,0 +1,137 @@
+package io.github.loombulkhead.autoconfigure.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** The {@code loom.bulkhead.*} meters: names, tags, units, exact counts, late bulkheads. */
+class LoomBulkheadMetricsAutoConfigurationTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+                LoomBulkheadAutoConfiguration.class, LoomBulkheadMetricsAutoConfiguration.class))
+        .withPropertyValues("spring.threads.virtual.enabled=true",
+                "loom.bulkhead.instances.callee.max-concurrent-calls=2",
+                "loom.bulkhead.instances.callee.queue-capacity=0");
+
+    @Test
+    void configuredBulkheadHasEveryMeterFromTheStart() {
+        this.contextRunner.run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            Gauge limit = registry.get("loom.bulkhead.limit").tag("name", "callee").gauge();
+            assertThat(limit.value()).isEqualTo(2.0);
+            assertThat(limit.getId().getBaseUnit()).isEqualTo("calls");
+            assertThat(limit.getId().getDescription()).isEqualTo(
+                    "Maximum number of calls or tasks that may hold a permit at once");
+            assertThat(registry.get("loom.bulkhead.active").tag("name", "callee").gauge().value()).isZero();
+            assertThat(registry.get("loom.bulkhead.waiting").tag("name", "callee").gauge().value()).isZero();
+            assertThat(registry.get("loom.bulkhead.calls").tag("name", "callee").counters()).hasSize(5)
+                .allSatisfy((counter) -> assertThat(counter.count()).isZero())
+                .allSatisfy((counter) -> assertThat(counter.getId().getBaseUnit()).isEqualTo("calls"));
+            assertThat(registry.get("loom.bulkhead.wait").tag("name", "callee").timers()).hasSize(2);
+            assertThat(registry.get("loom.bulkhead.execution").tag("name", "callee").timer().count()).isZero();
+            assertThat(registry.getMeters())
+                .filteredOn((meter) -> meter.getId().getName().startsWith("loom.bulkhead."))
+                .allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isEqualTo("callee"))
+                .allSatisfy((meter) -> assertThat(meter.getId().getDescription()).isNotBlank());
+        });
+    }
+
+    @Test
+    void countsPermittedRejectedAndTimesExactly() {
+        this.contextRunner.run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            assertThat(callee.tryAcquirePermission()).isTrue();
+            assertThat(callee.tryAcquirePermission()).isTrue();
+            assertThat(registry.get("loom.bulkhead.active").tag("name", "callee").gauge().value()).isEqualTo(2.0);
+            for (int i = 0; i < 3; i++) {
+                assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(callee::acquirePermission)
+                    .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
+            }
+            callee.onComplete(TimeUnit.MILLISECONDS.toNanos(30));
+            callee.onComplete(TimeUnit.MILLISECONDS.toNanos(50));
+            assertThat(count(registry, "permitted", "none")).isEqualTo(2.0);
+            assertThat(count(registry, "rejected", "queue-full")).isEqualTo(3.0);
+            assertThat(count(registry, "rejected", "wait-timed-out")).isZero();
+            assertThat(count(registry, "rejected", "shut-down")).isZero();
+            assertThat(count(registry, "rejected", "interrupted")).isZero();
+            Timer execution = registry.get("loom.bulkhead.execution").tag("name", "callee").timer();
+            assertThat(execution.count()).isEqualTo(2);
+            assertThat(execution.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(80.0);
+            assertThat(registry.get("loom.bulkhead.wait").tags("name", "callee", "outcome", "permitted").timer().count())
+                .isEqualTo(2);
+            assertThat(registry.get("loom.bulkhead.wait").tags("name", "callee", "outcome", "rejected").timer().count())
+                .isEqualTo(3);
+            assertThat(registry.get("loom.bulkhead.active").tag("name", "callee").gauge().value()).isZero();
+        });
+    }
+
+    @Test
+    void limitGaugeFollowsRuntimeChanges() {
+        this.contextRunner.run((context) -> {
+            context.getBean(BulkheadRegistry.class).bulkhead("callee").changeLimit(9);
+            assertThat(context.getBean(MeterRegistry.class).get("loom.bulkhead.limit").tag("name", "callee").gauge()
+                .value()).isEqualTo(9.0);
+        });
+    }
+
+    @Test
+    void bulkheadCreatedLaterIsBoundToo() {
+        this.contextRunner.run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.find("loom.bulkhead.limit").tag("name", "late").gauge()).isNull();
+            Bulkhead late = context.getBean(BulkheadRegistry.class).bulkhead("late");
+            assertThat(registry.get("loom.bulkhead.limit").tag("name", "late").gauge().value()).isEqualTo(100.0);
+            late.acquirePermission();
+            late.onComplete(Duration.ofMillis(5).toNanos());
+            assertThat(registry.get("loom.bulkhead.calls").tags("name", "late", "outcome", "permitted").counter().count())
+                .isEqualTo(1.0);
+            assertThat(registry.get("loom.bulkhead.execution").tag("name", "late").timer().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void backsOffToUserMetricsBean() {
+        BulkheadMetrics own = new BulkheadMetrics(BulkheadRegistry.ofDefaults());
+        this.contextRunner.withBean(BulkheadMetrics.class, () -> own)
+            .run((context) -> assertThat(context).getBean(BulkheadMetrics.class).isSameAs(own));
+    }
+
+    @Test
+    void bindsToAUserMeterRegistry() {
+        SimpleMeterRegistry own = new SimpleMeterRegistry();
+        this.contextRunner.withBean(SimpleMeterRegistry.class, () -> own)
+            .run((context) -> assertThat(own.get("loom.bulkhead.limit").tag("name", "callee").gauge().value())
+                .isEqualTo(2.0));
+    }
+
+    private static double count(MeterRegistry registry, String outcome, String reason) {
+        Meter.Id id = registry.get("loom.bulkhead.calls")
+            .tags("name", "callee", "outcome", outcome, "reason", reason)
+            .counter()
+            .getId();
+        return registry.get(id.getName()).tags(id.getTags()).counter().count();
+    }
+}

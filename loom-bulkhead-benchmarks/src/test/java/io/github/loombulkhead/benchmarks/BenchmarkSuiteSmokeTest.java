@@ -1,0 +1,118 @@
+package io.github.loombulkhead.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
+import io.github.loombulkhead.benchmarks.fairness.FairnessUnderOverload;
+import io.github.loombulkhead.benchmarks.memory.MemoryResult;
+import io.github.loombulkhead.benchmarks.memory.WaitingTaskMemory;
+import io.github.loombulkhead.benchmarks.report.JmhResults;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the whole suite once, tiny and in this JVM (JMH without forks, harnesses in-process), and checks that
+ * every benchmark and alternative produced a result and that the report shows each of them.
+ */
+class BenchmarkSuiteSmokeTest {
+
+    private static final Path OUT = Path.of("target", "smoke-results");
+
+    private static String markdown;
+
+    @BeforeAll
+    static void runSuite() throws Exception {
+        markdown = BenchmarkSuite.run(SuiteSettings.smoke(), Set.copyOf(BenchmarkSuite.PARTS), OUT, "smoke test");
+    }
+
+    @Test
+    void everyJmhBenchmarkProducedAScore() {
+        JmhResults results = JmhResults.read(OUT.resolve("jmh-result.json").toFile());
+        List<String> burst = List.of("semaphoreBaseline", "loomBulkhead", "springSimpleAsync", "resilience4jBulkhead",
+                "threadPool");
+        for (String work : List.of("cpu", "park")) {
+            for (String method : burst) {
+                assertThat(results.find("BurstThroughputBenchmark", method, Map.of("work", work, "tasks", "500")))
+                    .as("burst %s %s", method, work)
+                    .hasValueSatisfying((row) -> assertThat(row.score()).isPositive());
+            }
+        }
+        List<String> overhead = List.of("semaphoreBaseline", "loomTryAcquireRelease", "loomTryAcquireOnComplete",
+                "loomTimedTryAcquireOnComplete", "loomTimedAcquireOnComplete", "nanoTimePair", "loomAnnotation",
+                "loomHttpInterceptor", "resilience4jTryAcquireOnComplete", "resilience4jDecorated",
+                "springConcurrencyLimit", "springProxyOnly");
+        for (String method : overhead) {
+            assertThat(results.find("UncontendedOverheadBenchmark", method, Map.of())).as(method)
+                .hasValueSatisfying((row) -> assertThat(row.score()).isPositive());
+        }
+        for (String method : List.of("plain", "semaphoreInterceptor", "loomPerClient", "loomPerHost")) {
+            assertThat(results.find("HttpPathBenchmark", method, Map.of())).as(method)
+                .hasValueSatisfying((row) -> assertThat(row.p50()).isPositive());
+        }
+        assertThat(results.rows()).hasSize(2 * burst.size() + overhead.size() + 4);
+    }
+
+    @Test
+    void everyMemoryAlternativeQueuedAndThenRanEveryTask() throws Exception {
+        List<MemoryResult> memory = JsonMapper.shared()
+            .readValue(OUT.resolve("memory.json").toFile(), new TypeReference<List<MemoryResult>>() {
+            });
+        assertThat(memory).extracting(MemoryResult::alternative)
+            .containsExactlyInAnyOrder(names(WaitingTaskMemory.Alternative.values()));
+        assertThat(memory).allSatisfy((result) -> {
+            assertThat(result.waitingTasks()).isEqualTo(2_000);
+            assertThat(result.completedTasks()).isEqualTo(2_000);
+        });
+        double loom = bytesPerTask(memory, "loomBulkhead");
+        double parkedVirtualThread = bytesPerTask(memory, "semaphoreVirtualThreads");
+        assertThat(loom).isPositive().isLessThan(parkedVirtualThread / 2);
+    }
+
+    @Test
+    void everyFairnessAlternativeGrantedPermitsWithoutRejection() throws Exception {
+        List<FairnessResult> fairness = JsonMapper.shared()
+            .readValue(OUT.resolve("fairness.json").toFile(), new TypeReference<List<FairnessResult>>() {
+            });
+        assertThat(fairness).extracting(FairnessResult::alternative)
+            .containsExactlyInAnyOrder(names(FairnessUnderOverload.Alternative.values()));
+        assertThat(fairness).allSatisfy((result) -> {
+            assertThat(result.samples()).isPositive();
+            assertThat(result.rejected()).isZero();
+            assertThat(result.p50Millis()).isLessThanOrEqualTo(result.p99Millis());
+            assertThat(result.p99Millis()).isLessThanOrEqualTo(result.maxMillis());
+        });
+    }
+
+    @Test
+    void reportHasEveryTableWithTheBaselineAtOne() throws Exception {
+        assertThat(Files.readString(OUT.resolve("benchmarks.md"))).isEqualTo(markdown);
+        assertThat(markdown).contains("### Burst throughput: 500 tasks, limit 100, work = 1 ms park")
+            .contains("### Burst throughput: 500 tasks, limit 100, work = ~1 µs CPU")
+            .contains("### Uncontended overhead")
+            .contains("### HTTP path")
+            .contains("### Memory per waiting task: 2,000 tasks")
+            .contains("### Fairness under overload")
+            .contains("**loom-bulkhead** `BoundedVirtualExecutor` (fair)")
+            .contains("**loom** `@Bulkhead` method (Spring proxy)")
+            .contains("**loom** `BulkheadClientHttpRequestInterceptor.perHost`");
+        List<String> baselineRows = markdown.lines().filter((line) -> line.contains("**(baseline)**")).toList();
+        assertThat(baselineRows).hasSize(2 + 1 + 1 + 1 + 1);
+        assertThat(baselineRows).allSatisfy((line) -> assertThat(line).contains("| 1.00× |"));
+    }
+
+    private static double bytesPerTask(List<MemoryResult> memory, String alternative) {
+        return memory.stream().filter((r) -> r.alternative().equals(alternative)).findFirst().orElseThrow().bytesPerTask();
+    }
+
+    private static String[] names(Enum<?>[] values) {
+        return java.util.Arrays.stream(values).map(Enum::name).toArray(String[]::new);
+    }
+}

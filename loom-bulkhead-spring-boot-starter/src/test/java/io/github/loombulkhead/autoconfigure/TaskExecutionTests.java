@@ -1,0 +1,113 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@code loom.bulkhead.task-execution.*}: a bounded, measured {@code applicationTaskExecutor} for {@code @Async}. */
+class TaskExecutionTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class, TaskExecutionAutoConfiguration.class))
+        .withPropertyValues("spring.threads.virtual.enabled=true");
+
+    @Test
+    void offByDefaultSoSpringBootKeepsItsExecutor() {
+        this.contextRunner.run((context) -> assertThat(context.getBean("applicationTaskExecutor"))
+            .isInstanceOf(SimpleAsyncTaskExecutor.class));
+    }
+
+    @Test
+    void enabledMakesApplicationTaskExecutorBounded() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true",
+                    "loom.bulkhead.instances.application-task-executor.max-concurrent-calls=3")
+            .run((context) -> {
+                assertThat(context).getBean("applicationTaskExecutor").isInstanceOf(BoundedVirtualTaskExecutor.class);
+                assertThat(context.getBean("taskExecutor")).isSameAs(context.getBean("applicationTaskExecutor"));
+                BoundedVirtualTaskExecutor executor = context.getBean(BoundedVirtualTaskExecutor.class);
+                assertThat(executor.getExecutor().getBulkhead().getLimit()).isEqualTo(3);
+                assertThat(context.getBean(BulkheadRegistry.class).find("application-task-executor"))
+                    .containsSame(executor.getExecutor().getBulkhead());
+            });
+    }
+
+    @Test
+    void asyncMethodsAreBoundedAndCarryTheCallersMdc() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true", "loom.bulkhead.task-execution.bulkhead=async",
+                    "loom.bulkhead.instances.async.max-concurrent-calls=2")
+            .withUserConfiguration(AsyncConfiguration.class)
+            .run((context) -> {
+                AsyncWorker worker = context.getBean(AsyncWorker.class);
+                io.github.loombulkhead.Bulkhead bulkhead = context.getBean(BulkheadRegistry.class).bulkhead("async");
+                CompletableFuture<Void> gate = new CompletableFuture<>();
+                MDC.put("requestId", "async-1");
+                try {
+                    CompletableFuture<?>[] calls = new CompletableFuture<?>[5];
+                    for (int i = 0; i < calls.length; i++) {
+                        calls[i] = worker.work(gate);
+                    }
+                    await().until(() -> bulkhead.getActiveCount() == 2 && bulkhead.getWaitingCount() == 3);
+                    gate.complete(null);
+                    CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
+                }
+                finally {
+                    MDC.clear();
+                }
+                // Read through a method: the bean is a class-based proxy whose own fields are unused.
+                assertThat(worker.seen()).hasSize(5).containsOnly("async-1");
+                assertThat(bulkhead.getCompletedCount()).isEqualTo(5);
+                assertThat(bulkhead.getPermittedCount()).isEqualTo(5);
+            });
+    }
+
+    @Test
+    void backsOffToUserApplicationTaskExecutor() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.task-execution.enabled=true")
+            .withBean("applicationTaskExecutor", SimpleAsyncTaskExecutor.class)
+            .run((context) -> assertThat(context).doesNotHaveBean(BoundedVirtualTaskExecutor.class));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAsync
+    static class AsyncConfiguration {
+
+        @Bean
+        AsyncWorker asyncWorker() {
+            return new AsyncWorker();
+        }
+    }
+
+    static class AsyncWorker {
+
+        private final java.util.Queue<String> seen = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+        public java.util.List<String> seen() {
+            return java.util.List.copyOf(this.seen);
+        }
+
+        @Async
+        public CompletableFuture<Void> work(CompletableFuture<Void> gate) {
+            this.seen.add(String.valueOf(MDC.get("requestId")));
+            gate.join();
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.loombulkhead.sample;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The ways of running the calls concurrently that the comparison puts side by side. Each id is part of
+ * the command line and report contract.
+ */
+public enum Mode {
+
+    /** {@code Executors.newFixedThreadPool(limit)}: platform threads, excess tasks wait in the pool's queue. */
+    THREAD_POOL("thread-pool"),
+
+    /** {@code newVirtualThreadPerTaskExecutor()} with no limit: every call reaches the callee at once. */
+    VIRTUAL_UNBOUNDED("virtual-unbounded"),
+
+    /** A virtual thread per task that acquires a {@code Semaphore(limit)} before calling (the reference's fix). */
+    VIRTUAL_SEMAPHORE("virtual-semaphore"),
+
+    /** {@code BoundedVirtualExecutor} with {@code max-concurrent-calls = limit}: waiting tasks own no thread. */
+    LOOM_BULKHEAD("loom-bulkhead"),
+
+    /** Unbounded virtual threads; the limit is enforced by {@code @Bulkhead} on the {@code @HttpExchange} client. */
+    LOOM_BULKHEAD_HTTP("loom-bulkhead-http"),
+
+    /** Spring's {@code SimpleAsyncTaskExecutor} on virtual threads with {@code concurrencyLimit = limit}. */
+    SPRING_CONCURRENCY_LIMIT("spring-concurrency-limit"),
+
+    /** A resilience4j {@code Bulkhead(maxConcurrentCalls = limit)} decorating the calls on virtual threads. */
+    RESILIENCE4J_BULKHEAD("resilience4j-bulkhead");
+
+    private final String id;
+
+    Mode(String id) {
+        this.id = id;
+    }
+
+    /** The mode's name on the command line and in the report, e.g. {@code thread-pool}. */
+    public String id() {
+        return this.id;
+    }
+
+    /** All mode ids in the order the comparison runs them by default. */
+    public static List<String> ids() {
+        return Arrays.stream(values()).map(Mode::id).toList();
+    }
+
+    /** The mode with this id, if any. */
+    public static Optional<Mode> fromId(String id) {
+        return Arrays.stream(values()).filter((mode) -> mode.id.equals(id)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        return this.id;
+    }
+}

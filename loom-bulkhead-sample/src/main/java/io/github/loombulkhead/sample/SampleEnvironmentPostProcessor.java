@@ -1,0 +1,56 @@
+package io.github.loombulkhead.sample;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.sample.mode.Modes;
+
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Defaults that follow from the role and the scenario, at the lowest precedence so any explicit setting
+ * wins: the callee gets Tomcat with {@code capacity} platform worker threads; the caller runs on virtual
+ * threads (which activates loom-bulkhead), sizes the {@code callee} bulkhead from the scenario, and has no
+ * web server during a comparison.
+ */
+class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+
+    static final String SOURCE_NAME = "loomSampleDefaults";
+
+    @Override
+    public int getOrder() {
+        return ConfigDataEnvironmentPostProcessor.ORDER + 1;
+    }
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        SampleProperties properties = Binder.get(environment).bindOrCreate("loom.sample", SampleProperties.class);
+        Scenario scenario = Scenario.from(properties);
+        Map<String, Object> defaults = new LinkedHashMap<>();
+        if (properties.role() == SampleProperties.Role.CALLEE) {
+            defaults.put("spring.threads.virtual.enabled", "false");
+            defaults.put("server.tomcat.threads.max", scenario.calleeCapacity());
+            defaults.put("server.tomcat.threads.min-spare", scenario.calleeCapacity());
+            defaults.put("spring.application.name", "loom-bulkhead-sample-callee");
+        }
+        else {
+            defaults.put("spring.threads.virtual.enabled", "true");
+            String bulkhead = "loom.bulkhead.instances." + Modes.HTTP_BULKHEAD_NAME + ".";
+            defaults.put(bulkhead + "max-concurrent-calls", scenario.limit());
+            defaults.put(bulkhead + "queue-capacity",
+                    Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
+            defaults.put(bulkhead + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
+            if (properties.isCompare()) {
+                defaults.put("spring.main.web-application-type", "none");
+            }
+        }
+        environment.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, defaults));
+    }
+}

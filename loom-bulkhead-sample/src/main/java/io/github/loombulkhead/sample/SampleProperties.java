@@ -1,0 +1,144 @@
+package io.github.loombulkhead.sample;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings of the sample, bound from {@code loom.sample.*}. Scenario values left unset come from the
+ * {@link Scale} preset; every value is checked here so a bad one fails at startup with its name.
+ *
+ * @param run what to do instead of staying up as a web application: {@code compare} runs the comparison,
+ * writes the report and exits
+ * @param role role of this process: {@code caller} fires the requests, {@code callee} is the slow service
+ * @param scale preset for the scenario values that are not set: {@code default} (about a minute) or
+ * {@code reference} (the reference's exact numbers, about three minutes)
+ * @param requests number of requests each mode fires at once
+ * @param limit maximum number of concurrent calls in the bounded modes
+ * @param readTimeout read timeout of the caller's HTTP client
+ * @param connectTimeout connect timeout of the caller's HTTP client
+ * @param modes modes to run, in this order (default: all of them)
+ * @param reportDir directory that receives report.json, report.md, report.html and the callee's log
+ * @param sampleInterval interval between two points of the time series
+ * @param warmupRequests requests sent before the first mode to warm up both JVMs (0 to skip)
+ * @param retainedHeap whether to take a full GC right after all tasks of a mode were submitted, to measure
+ * the heap that the waiting work holds
+ * @param progress whether to draw a progress bar per mode on the console
+ * @param callee the slow service
+ */
+@ConfigurationProperties("loom.sample")
+public record SampleProperties(@Nullable String run, @DefaultValue("caller") Role role,
+        @DefaultValue("default") Scale scale, @Nullable Integer requests, @Nullable Integer limit,
+        @Nullable Duration readTimeout, @DefaultValue("500ms") Duration connectTimeout,
+        @Nullable List<String> modes, @DefaultValue("target/loom-bulkhead-report") Path reportDir,
+        @DefaultValue("100ms") Duration sampleInterval, @DefaultValue("500") int warmupRequests,
+        @DefaultValue("true") boolean retainedHeap, @DefaultValue("true") boolean progress,
+        @DefaultValue Callee callee) {
+
+    /** The only value of {@code loom.sample.run}. */
+    public static final String RUN_COMPARE = "compare";
+
+    public SampleProperties {
+        if (run != null && !run.isBlank() && !RUN_COMPARE.equals(run)) {
+            throw new SampleArgumentException("loom.sample.run must be 'compare' (or left out to start the web "
+                    + "application), but was '" + run + "'");
+        }
+        atLeast("loom.sample.requests", requests, 1);
+        atLeast("loom.sample.limit", limit, 1);
+        positive("loom.sample.read-timeout", readTimeout);
+        positive("loom.sample.connect-timeout", connectTimeout);
+        positive("loom.sample.sample-interval", sampleInterval);
+        atLeast("loom.sample.warmup-requests", warmupRequests, 0);
+        if (modes != null) {
+            checkModes(modes);
+        }
+    }
+
+    /** Whether this process runs the comparison and exits. */
+    public boolean isCompare() {
+        return RUN_COMPARE.equals(this.run);
+    }
+
+    private static void checkModes(List<String> modes) {
+        if (modes.isEmpty()) {
+            throw new SampleArgumentException("loom.sample.modes must name at least one mode; valid modes: "
+                    + String.join(", ", Mode.ids()));
+        }
+        Set<String> seen = new HashSet<>();
+        for (String mode : modes) {
+            if (Mode.fromId(mode).isEmpty()) {
+                throw new SampleArgumentException("loom.sample.modes contains unknown mode '" + mode
+                        + "'; valid modes: " + String.join(", ", Mode.ids()));
+            }
+            if (!seen.add(mode)) {
+                throw new SampleArgumentException("loom.sample.modes names '" + mode + "' twice");
+            }
+        }
+    }
+
+    static void atLeast(String name, @Nullable Integer value, int min) {
+        if (value != null && value < min) {
+            throw new SampleArgumentException(name + " must be at least " + min + ", but was " + value);
+        }
+    }
+
+    static void positive(String name, @Nullable Duration value) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            throw new SampleArgumentException(name + " must be a positive duration such as 500ms, but was " + value);
+        }
+    }
+
+    /** The two roles one jar can play. */
+    public enum Role {
+
+        /** Fires the requests (the comparison, or the web endpoints that run one mode each). */
+        CALLER,
+
+        /** The slow service: {@code GET /api/test/slow} on Tomcat with a bounded number of worker threads. */
+        CALLEE
+
+    }
+
+    /**
+     * The slow service.
+     *
+     * @param capacity number of Tomcat worker threads (platform threads) of the callee; excess requests queue
+     * @param latency how long {@code GET /api/test/slow} takes to answer
+     * @param url base URL of an already running callee to call instead of starting one, e.g.
+     * {@code http://localhost:8081}
+     * @param port loopback port for the callee the caller starts (0 picks a free one)
+     * @param startupTimeout how long the caller waits for the callee it started to become ready
+     * @param jvmArguments JVM options of the callee the caller starts
+     * @param parentPid process id of the caller that started this callee; the callee exits when it ends
+     */
+    public record Callee(@Nullable Integer capacity, @Nullable Duration latency, @Nullable URI url,
+            @DefaultValue("0") int port, @DefaultValue("60s") Duration startupTimeout,
+            @DefaultValue("-Xmx512m") List<String> jvmArguments, @Nullable Long parentPid) {
+
+        public Callee {
+            atLeast("loom.sample.callee.capacity", capacity, 1);
+            if (latency != null && latency.isNegative()) {
+                throw new SampleArgumentException(
+                        "loom.sample.callee.latency must not be negative, but was " + latency);
+            }
+            if (port < 0 || port > 65_535) {
+                throw new SampleArgumentException(
+                        "loom.sample.callee.port must be between 0 (any free port) and 65535, but was " + port);
+            }
+            positive("loom.sample.callee.startup-timeout", startupTimeout);
+            if (url != null && (url.getScheme() == null || url.getHost() == null)) {
+                throw new SampleArgumentException(
+                        "loom.sample.callee.url must be an absolute http URL such as http://localhost:8081, but was "
+                                + url);
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.github.loombulkhead.sample.callee;
+
+import io.github.loombulkhead.sample.SampleProperties;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Beans of the callee role ({@code loom.sample.role=callee}). */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "loom.sample.role", havingValue = "callee")
+class CalleeConfiguration {
+
+    @Bean
+    TomcatWorkers tomcatWorkers() {
+        return new TomcatWorkers();
+    }
+
+    @Bean
+    @ConditionalOnProperty("loom.sample.callee.parent-pid")
+    ParentProcessWatcher parentProcessWatcher(SampleProperties properties) {
+        Long parentPid = properties.callee().parentPid();
+        return new ParentProcessWatcher((parentPid != null) ? parentPid : ProcessHandle.current().pid());
+    }
+}

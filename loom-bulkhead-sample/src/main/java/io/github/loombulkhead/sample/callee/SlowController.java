@@ -1,0 +1,72 @@
+package io.github.loombulkhead.sample.callee;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.loombulkhead.sample.Scenario;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * {@code GET /api/test/slow}: answers after the configured latency, holding a Tomcat worker (a platform
+ * thread) the whole time, so the callee serves at most {@code capacity} requests at once and queues the rest.
+ */
+@RestController
+@ConditionalOnProperty(name = "loom.sample.role", havingValue = "callee")
+@RequestMapping("/api/test")
+class SlowController {
+
+    private final Scenario scenario;
+
+    private final TomcatWorkers workers;
+
+    private final AtomicInteger inProgress = new AtomicInteger();
+
+    private final AtomicLong served = new AtomicLong();
+
+    SlowController(Scenario scenario, TomcatWorkers workers) {
+        this.scenario = scenario;
+        this.workers = workers;
+    }
+
+    /** Sleeps for the configured latency, or {@code latencyMs} when given, then answers {@code ok}. */
+    @GetMapping("/slow")
+    String slow(@RequestParam(required = false) @Nullable Long latencyMs) {
+        Duration latency = (latencyMs != null) ? Duration.ofMillis(latencyMs) : this.scenario.calleeLatency();
+        if (latency.isNegative()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "latencyMs must not be negative");
+        }
+        this.inProgress.incrementAndGet();
+        try {
+            Thread.sleep(latency);
+            this.served.incrementAndGet();
+            return "ok";
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "interrupted while serving", ex);
+        }
+        finally {
+            this.inProgress.decrementAndGet();
+        }
+    }
+
+    /** Whether the callee is idle, for the caller to wait between modes until leftovers are served. */
+    @GetMapping("/status")
+    CalleeStatus status() {
+        int busy = this.workers.busy();
+        int queued = this.workers.queued();
+        int slow = this.inProgress.get();
+        boolean idle = slow == 0 && busy <= 1 && queued <= 0;
+        return new CalleeStatus(idle, busy, queued, slow, this.served.get(), this.scenario.calleeCapacity(),
+                this.scenario.calleeLatency().toMillis());
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * The callee role: a slow endpoint on Tomcat with a bounded number of platform worker threads, as in the
+ * reference experiment, plus a status endpoint the caller uses to wait until it is idle.
+ */
+@NullMarked
+package io.github.loombulkhead.sample.callee;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,74 @@
+package io.github.loombulkhead.sample.client;
+
+import java.time.Duration;
+
+import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.callee.CalleeStatus;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.util.TimeValue;
+
+import org.springframework.web.client.RestClientException;
+
+/** The calls a mode makes, and the housekeeping between modes: waiting for an idle callee, a fresh pool. */
+public final class CalleeCalls {
+
+    private final SlowApi api;
+
+    private final BulkheadedSlowApi bulkheadedApi;
+
+    private final PoolingHttpClientConnectionManager connections;
+
+    public CalleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, PoolingHttpClientConnectionManager connections) {
+        this.api = api;
+        this.bulkheadedApi = bulkheadedApi;
+        this.connections = connections;
+    }
+
+    /** The call each task of {@code mode} makes: the configured latency, or none for a warm-up. */
+    public Runnable call(Mode mode, boolean warmUp) {
+        if (mode == Mode.LOOM_BULKHEAD_HTTP) {
+            return warmUp ? () -> this.bulkheadedApi.slow(0) : this.bulkheadedApi::slow;
+        }
+        return warmUp ? () -> this.api.slow(0) : this.api::slow;
+    }
+
+    /**
+     * Waits until the callee has served every request still queued from an earlier mode (abandoned requests
+     * are still served), so one mode's leftovers never slow down the next.
+     */
+    public void awaitIdleCallee(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int idleInARow = 0;
+        CalleeStatus last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = this.api.status();
+                idleInARow = last.idle() ? idleInARow + 1 : 0;
+                if (idleInARow == 2) {
+                    return;
+                }
+            }
+            catch (RestClientException ex) {
+                // A status request queued behind leftovers can time out; ask again.
+                idleInARow = 0;
+            }
+            pause();
+        }
+        throw new IllegalStateException("The callee did not become idle within " + timeout + "; last status: " + last);
+    }
+
+    /** Closes pooled connections so that the next mode starts from an empty pool, as the first one did. */
+    public void closeIdleConnections() {
+        this.connections.closeIdle(TimeValue.ZERO_MILLISECONDS);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the callee to become idle", ex);
+        }
+    }
+}

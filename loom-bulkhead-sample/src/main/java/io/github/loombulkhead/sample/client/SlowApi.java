@@ -1,0 +1,24 @@
+package io.github.loombulkhead.sample.client;
+
+import io.github.loombulkhead.sample.callee.CalleeStatus;
+
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.annotation.HttpExchange;
+
+/** The callee's API without any limit: what every mode but {@code loom-bulkhead-http} calls. */
+@HttpExchange("/api/test")
+public interface SlowApi {
+
+    /** Answers after the callee's configured latency. */
+    @GetExchange("/slow")
+    String slow();
+
+    /** Answers after {@code latencyMs} (the warm-up uses 0). */
+    @GetExchange("/slow")
+    String slow(@RequestParam long latencyMs);
+
+    /** Whether the callee is idle. */
+    @GetExchange("/status")
+    CalleeStatus status();
+}

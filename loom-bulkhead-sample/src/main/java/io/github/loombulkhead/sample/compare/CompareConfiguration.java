@@ -1,0 +1,72 @@
+package io.github.loombulkhead.sample.compare;
+
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.sample.SampleProperties;
+import io.github.loombulkhead.sample.Scenario;
+import io.github.loombulkhead.sample.client.CalleeCalls;
+import io.github.loombulkhead.sample.measure.HttpExchangeCounter;
+import io.github.loombulkhead.sample.measure.JvmMetrics;
+import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
+import io.github.loombulkhead.sample.measure.TimelineSampler;
+import io.github.loombulkhead.sample.mode.Modes;
+import io.github.loombulkhead.sample.report.ReportWriter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The caller's measuring and running beans; the comparison itself when {@code loom.sample.run=compare}. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
+class CompareConfiguration {
+
+    @Bean
+    JvmMetrics jvmMetrics() {
+        return new JvmMetrics();
+    }
+
+    @Bean
+    NativeMemoryTracking nativeMemoryTracking() {
+        return NativeMemoryTracking.ofThisJvm();
+    }
+
+    @Bean(destroyMethod = "close")
+    TimelineSampler timelineSampler(JvmMetrics jvm, NativeMemoryTracking nativeMemory, HttpExchangeCounter http,
+            SampleProperties properties) {
+        return new TimelineSampler(jvm, nativeMemory, http, properties.sampleInterval());
+    }
+
+    @Bean
+    Modes modes(ObjectProvider<BulkheadRegistry> registry) {
+        return new Modes(registry.getIfAvailable());
+    }
+
+    @Bean
+    ModeRunner modeRunner(Modes modes, CalleeCalls calls, JvmMetrics jvm, NativeMemoryTracking nativeMemory,
+            TimelineSampler sampler, ObjectProvider<MeterRegistry> registry) {
+        return new ModeRunner(modes, calls, jvm, nativeMemory, sampler, registry.getIfAvailable());
+    }
+
+    @Bean
+    ReportWriter reportWriter() {
+        return new ReportWriter();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
+    static class ComparisonConfiguration {
+
+        @Bean
+        Comparison comparison(SampleProperties properties, Scenario scenario, ModeRunner runner, JvmMetrics jvm,
+                NativeMemoryTracking nativeMemory, ReportWriter writer) {
+            return new Comparison(properties, scenario, runner, jvm, nativeMemory, writer, System.out);
+        }
+
+        @Bean
+        CompareRunner compareRunner(Comparison comparison) {
+            return new CompareRunner(comparison);
+        }
+    }
+}

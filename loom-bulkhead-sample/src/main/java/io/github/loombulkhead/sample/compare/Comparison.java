@@ -1,0 +1,122 @@
+package io.github.loombulkhead.sample.compare;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.SampleProperties;
+import io.github.loombulkhead.sample.Scenario;
+import io.github.loombulkhead.sample.measure.JvmMetrics;
+import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
+import io.github.loombulkhead.sample.report.ConsoleReport;
+import io.github.loombulkhead.sample.report.Formats;
+import io.github.loombulkhead.sample.report.Report;
+import io.github.loombulkhead.sample.report.ReportWriter;
+import io.github.loombulkhead.sample.report.RunReport;
+import io.github.loombulkhead.sample.report.ScenarioReport;
+
+/**
+ * The whole comparison: a warm-up, then every mode in turn with a progress bar, then the result table on
+ * the console and report.json, report.md and report.html in the report directory.
+ */
+public final class Comparison {
+
+    private final SampleProperties properties;
+
+    private final Scenario scenario;
+
+    private final ModeRunner runner;
+
+    private final JvmMetrics jvm;
+
+    private final NativeMemoryTracking nativeMemory;
+
+    private final ReportWriter writer;
+
+    private final PrintStream out;
+
+    public Comparison(SampleProperties properties, Scenario scenario, ModeRunner runner, JvmMetrics jvm,
+            NativeMemoryTracking nativeMemory, ReportWriter writer, PrintStream out) {
+        this.properties = properties;
+        this.scenario = scenario;
+        this.runner = runner;
+        this.jvm = jvm;
+        this.nativeMemory = nativeMemory;
+        this.writer = writer;
+        this.out = out;
+    }
+
+    /** Runs every mode and writes the report; returns it with the files' locations. */
+    public Outcome run() {
+        ScenarioReport scenarioReport = scenarioReport();
+        this.out.println();
+        this.out.println("loom-bulkhead comparison: " + Formats.count(this.scenario.requests())
+                + " requests at once per mode, limit " + this.scenario.limit() + ", callee with "
+                + this.scenario.calleeCapacity() + " workers and " + Formats.millis(this.scenario.calleeLatency().toMillis())
+                + " latency, read timeout " + Formats.millis(this.scenario.readTimeout().toMillis()));
+        if (!this.nativeMemory.isEnabled()) {
+            this.out.println("Native memory tracking is off, so thread-stack memory is not measured; "
+                    + "start the JVM with -XX:NativeMemoryTracking=summary to include it.");
+        }
+        warmUp();
+        List<RunReport> runs = new ArrayList<>();
+        ModeRunner.RunSettings settings = new ModeRunner.RunSettings(this.scenario.requests(), this.scenario.limit(),
+                this.scenario.modeDeadline(), this.properties.retainedHeap());
+        for (Mode mode : this.scenario.modes()) {
+            ConsoleProgress progress = new ConsoleProgress(this.out, mode.id(), this.scenario.requests(),
+                    this.properties.progress());
+            RunReport run = this.runner.run(mode, settings, progress);
+            progress.finish(run);
+            runs.add(run);
+        }
+        Report report = new Report(scenarioReport, List.copyOf(runs));
+        ReportWriter.Written written = this.writer.write(report, this.properties.reportDir());
+        this.out.println();
+        this.out.print(ConsoleReport.render(report));
+        this.out.println();
+        this.out.println("Report: " + written.html().toAbsolutePath());
+        this.out.println("        " + written.json().toAbsolutePath());
+        this.out.println("        " + written.markdown().toAbsolutePath());
+        return new Outcome(report, written);
+    }
+
+    private void warmUp() {
+        int total = this.properties.warmupRequests();
+        if (total == 0) {
+            return;
+        }
+        int perMode = Math.max(1, total / this.scenario.modes().size());
+        this.out.println("Warming up both JVMs with " + Formats.count((long) perMode * this.scenario.modes().size())
+                + " quick requests...");
+        for (Mode mode : this.scenario.modes()) {
+            this.runner.warmUp(mode, perMode, this.scenario.limit(), this.scenario.modeDeadline());
+        }
+    }
+
+    private ScenarioReport scenarioReport() {
+        Scenario s = this.scenario;
+        return new ScenarioReport(s.requests(), s.limit(), s.calleeCapacity(), s.calleeLatency().toMillis(),
+                s.readTimeout().toMillis(), System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+                s.connectTimeout().toMillis(), s.scale().name().toLowerCase(Locale.ROOT),
+                s.modes().stream().map(Mode::id).toList(), this.jvm.maxHeap(), this.properties.warmupRequests(),
+                this.properties.sampleInterval().toMillis(), this.nativeMemory.isEnabled(),
+                this.properties.retainedHeap(),
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+    }
+
+    /**
+     * What a comparison produced.
+     *
+     * @param report the report
+     * @param files where it was written
+     */
+    public record Outcome(Report report, ReportWriter.Written files) {
+    }
+}

@@ -1,0 +1,53 @@
+package io.github.loombulkhead.sample.compare;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+import io.github.loombulkhead.sample.measure.TimelineSampler;
+import io.github.loombulkhead.sample.report.Formats;
+import io.github.loombulkhead.sample.report.RunReport;
+import io.github.loombulkhead.sample.report.TimelinePoint;
+
+/** A progress bar for one mode, redrawn in place on every point of the time series. */
+final class ConsoleProgress implements TimelineSampler.Listener {
+
+    private static final int WIDTH = 30;
+
+    private final PrintStream out;
+
+    private final String mode;
+
+    private final int requests;
+
+    private final boolean live;
+
+    ConsoleProgress(PrintStream out, String mode, int requests, boolean live) {
+        this.out = out;
+        this.mode = mode;
+        this.requests = requests;
+        this.live = live;
+    }
+
+    @Override
+    public void onPoint(TimelinePoint point) {
+        if (this.live) {
+            this.out.print("\r" + line(point.completed(), point.elapsedMs()) + "  in flight "
+                    + String.format(Locale.US, "%,5d", point.inFlight()));
+            this.out.flush();
+        }
+    }
+
+    /** Replaces the bar with the mode's outcome. */
+    void finish(RunReport run) {
+        this.out.print((this.live ? "\r" : "") + line(run.succeeded() + run.failed(), run.durationMs()) + "  succeeded "
+                + Formats.count(run.succeeded()) + ", failed " + Formats.count(run.failed()) + "   \n");
+        this.out.flush();
+    }
+
+    private String line(int completed, long elapsedMs) {
+        int filled = (this.requests > 0) ? (int) ((long) completed * WIDTH / this.requests) : WIDTH;
+        String bar = "#".repeat(filled) + ".".repeat(WIDTH - filled);
+        return String.format(Locale.US, "%-25s [%s] %,7d/%,d %7.1f s", this.mode, bar, completed, this.requests,
+                elapsedMs / 1000.0);
+    }
+}

@@ -1,0 +1,197 @@
+package io.github.loombulkhead.sample.compare;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.client.CalleeCalls;
+import io.github.loombulkhead.sample.measure.CallRecorder;
+import io.github.loombulkhead.sample.measure.FailureCause;
+import io.github.loombulkhead.sample.measure.JvmMetrics;
+import io.github.loombulkhead.sample.measure.JvmMetrics.GcTotals;
+import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
+import io.github.loombulkhead.sample.measure.NativeMemoryTracking.ThreadMemory;
+import io.github.loombulkhead.sample.measure.TimelineSampler;
+import io.github.loombulkhead.sample.mode.ConcurrencyStrategy;
+import io.github.loombulkhead.sample.mode.Modes;
+import io.github.loombulkhead.sample.report.RunReport;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one mode the way the reference did: {@code CompletableFuture.runAsync(call, executor)} for every
+ * request, all submitted at once, then waits for all of them; and measures it. Before each run it waits
+ * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike.
+ */
+public final class ModeRunner {
+
+    private static final Log logger = LogFactory.getLog(ModeRunner.class);
+
+    private final Modes modes;
+
+    private final CalleeCalls calls;
+
+    private final JvmMetrics jvm;
+
+    private final NativeMemoryTracking nativeMemory;
+
+    private final TimelineSampler sampler;
+
+    private final @Nullable MeterRegistry registry;
+
+    private final ReentrantLock running = new ReentrantLock();
+
+    public ModeRunner(Modes modes, CalleeCalls calls, JvmMetrics jvm, NativeMemoryTracking nativeMemory,
+            TimelineSampler sampler, @Nullable MeterRegistry registry) {
+        this.modes = modes;
+        this.calls = calls;
+        this.jvm = jvm;
+        this.nativeMemory = nativeMemory;
+        this.sampler = sampler;
+        this.registry = registry;
+    }
+
+    /**
+     * Runs and measures {@code mode}.
+     * @throws RunInProgressException when another run is in progress
+     */
+    public RunReport run(Mode mode, RunSettings settings, TimelineSampler.Listener listener) {
+        if (!this.running.tryLock()) {
+            throw new RunInProgressException();
+        }
+        try {
+            return measure(mode, settings, listener);
+        }
+        finally {
+            this.running.unlock();
+        }
+    }
+
+    /** Runs {@code mode} briefly with calls that do not wait at the callee, to warm up both JVMs. */
+    public void warmUp(Mode mode, int requests, int limit, Duration deadline) {
+        if (!this.running.tryLock()) {
+            throw new RunInProgressException();
+        }
+        try {
+            CallRecorder recorder = new CallRecorder(mode.id(), requests, null);
+            try (ConcurrencyStrategy strategy = this.modes.create(mode, requests, limit, deadline)) {
+                submitAndAwait(strategy, recorder, this.calls.call(mode, true), deadline);
+            }
+        }
+        finally {
+            this.running.unlock();
+        }
+    }
+
+    private RunReport measure(Mode mode, RunSettings settings, TimelineSampler.Listener listener) {
+        this.calls.awaitIdleCallee(settings.deadline());
+        this.calls.closeIdleConnections();
+        long baselineHeap = this.jvm.heapUsedAfterFullGc();
+        GcTotals gcBefore = this.jvm.gcTotals();
+        long cpuBefore = this.jvm.processCpuNanos();
+        this.nativeMemory.baseline();
+        int baselineThreads = this.jvm.platformThreads();
+        this.jvm.resetPeakPlatformThreads();
+        CallRecorder recorder = new CallRecorder(mode.id(), settings.requests(), this.registry);
+        try (ConcurrencyStrategy strategy = this.modes.create(mode, settings.requests(), settings.limit(),
+                settings.deadline())) {
+            TimelineSampler.Sampling sampling = this.sampler.start(recorder, listener);
+            long start = System.nanoTime();
+            CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
+            Long retainedHeap = null;
+            GcTotals measuringGc = new GcTotals(0, 0);
+            if (settings.retainedHeap()) {
+                GcTotals before = this.jvm.gcTotals();
+                retainedHeap = this.jvm.heapUsedAfterFullGc() - baselineHeap;
+                measuringGc = this.jvm.gcTotals().minus(before);
+            }
+            Duration left = settings.deadline().minusNanos(System.nanoTime() - start);
+            boolean finished = await(futures, left);
+            long durationNanos = System.nanoTime() - start;
+            // Read before the executor closes: the pool's threads still exist, as in the reference's jcmd diff.
+            ThreadMemory threads = this.nativeMemory.threadDiff();
+            TimelineSampler.Result series = sampling.stop(threads);
+            int peakThreads = this.jvm.peakPlatformThreads();
+            GcTotals gc = this.jvm.gcTotals().minus(gcBefore).minus(measuringGc);
+            long cpuNanos = (cpuBefore >= 0) ? this.jvm.processCpuNanos() - cpuBefore : -1;
+            if (!finished) {
+                int abandoned = recorder.abandonUnfinished();
+                logger.warn("Mode " + mode + ": " + abandoned + " requests had not ended after " + settings.deadline()
+                        + "; counted as failed (other)");
+            }
+            CallRecorder.Summary summary = recorder.summary();
+            return new RunReport(mode.id(), settings.requests(), summary.succeeded(), summary.failed(),
+                    new RunReport.Failures(summary.failures(FailureCause.READ_TIMEOUT),
+                            summary.failures(FailureCause.CONNECT),
+                            summary.failures(FailureCause.REJECTED),
+                            summary.failures(FailureCause.OTHER)),
+                    (double) summary.succeeded() / settings.requests(), TimeUnit.NANOSECONDS.toMillis(durationNanos),
+                    summary.p50Ms(), summary.p99Ms(), Math.max(peakThreads, baselineThreads), baselineThreads,
+                    recorder.peakVirtualThreads(), series.peakInFlight(), series.peakHeapUsed(), baselineHeap,
+                    retainedHeap, series.peakStackReservedDelta(),
+                    (threads != null) ? threads.stackCommittedDeltaBytes() : null,
+                    (threads != null) ? threads.threadsDelta() : null, gc.count(), gc.timeMs(),
+                    (cpuNanos >= 0) ? TimeUnit.NANOSECONDS.toMillis(cpuNanos) : -1, series.points());
+        }
+    }
+
+    private void submitAndAwait(ConcurrencyStrategy strategy, CallRecorder recorder, Runnable call, Duration deadline) {
+        if (!await(submit(strategy, recorder, call), deadline)) {
+            recorder.abandonUnfinished();
+        }
+    }
+
+    private static CompletableFuture<?>[] submit(ConcurrencyStrategy strategy, CallRecorder recorder, Runnable call) {
+        int requests = recorder.requests();
+        CompletableFuture<?>[] futures = new CompletableFuture<?>[requests];
+        for (int i = 0; i < requests; i++) {
+            Runnable task = recorder.task(i, strategy.decorate(call));
+            recorder.submitted(i);
+            try {
+                futures[i] = CompletableFuture.runAsync(task, strategy.executor());
+            }
+            catch (RejectedExecutionException ex) {
+                recorder.failed(i, ex);
+                futures[i] = CompletableFuture.completedFuture(null);
+            }
+        }
+        return futures;
+    }
+
+    /** Waits for all futures like {@code allOf(...).join()}, but at most {@code timeout}. */
+    private static boolean await(CompletableFuture<?>[] futures, Duration timeout) {
+        try {
+            CompletableFuture.allOf(futures).get(Math.max(timeout.toNanos(), 0), TimeUnit.NANOSECONDS);
+            return true;
+        }
+        catch (ExecutionException ex) {
+            // The tasks record their own failures; an Error escaping one is recorded too.
+            return true;
+        }
+        catch (TimeoutException ex) {
+            return false;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the requests to end", ex);
+        }
+    }
+
+    /**
+     * How one run is sized.
+     *
+     * @param requests requests submitted at once
+     * @param limit maximum concurrent calls of a bounded mode
+     * @param deadline upper bound for the run; also the longest a task waits for a permit
+     * @param retainedHeap whether to measure the heap held by the submitted work with a full GC
+     */
+    public record RunSettings(int requests, int limit, Duration deadline, boolean retainedHeap) {
+    }
+}

@@ -1,0 +1,226 @@
+package io.github.loombulkhead.sample.launch;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The callee in its own JVM (same binary, same class path, role {@code callee}) on a loopback port, so the
+ * caller's threads, heap and native memory are measured without it. Stopped by {@link #close()}, by a
+ * shutdown hook on Ctrl-C, and, should this JVM die without hooks, by the callee itself when it sees its
+ * parent process end.
+ */
+public final class ManagedCallee implements AutoCloseable {
+
+    private static final Log logger = LogFactory.getLog(ManagedCallee.class);
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    private final Process process;
+
+    private final int port;
+
+    private final Path log;
+
+    private final Thread shutdownHook;
+
+    private ManagedCallee(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+        this.shutdownHook = new Thread(this::stop, "loom-sample-callee-stopper");
+        Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+    }
+
+    /**
+     * Starts the callee and waits until it answers.
+     *
+     * @param settings how to start it: port (0 for a free one), JVM options, how long to wait
+     * @param calleeArguments the callee's scenario, e.g. {@code --loom.sample.callee.capacity=200}
+     * @param log file that receives the callee's output
+     * @throws CalleeStartException when the port is taken, the process ends early, or it is not ready in time
+     */
+    public static ManagedCallee start(Settings settings, List<String> calleeArguments, Path log) {
+        int port = (settings.port() != 0) ? requireFree(settings.port()) : freePort();
+        List<String> arguments = new ArrayList<>(calleeArguments);
+        arguments.add("--loom.sample.role=callee");
+        arguments.add("--server.address=" + LOOPBACK.getHostAddress());
+        arguments.add("--server.port=" + port);
+        arguments.add("--loom.sample.callee.parent-pid=" + ProcessHandle.current().pid());
+        List<String> command = JvmCommand.application(settings.jvmArguments(), arguments);
+        Process process;
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        }
+        catch (IOException ex) {
+            throw new CalleeStartException("Could not start the callee process (" + String.join(" ", command) + "): "
+                    + ex.getMessage(), "Check that the java binary and the log directory " + log.getParent()
+                            + " are usable.");
+        }
+        ManagedCallee callee = new ManagedCallee(process, port, log);
+        try {
+            callee.awaitReady(settings.startupTimeout());
+        }
+        catch (RuntimeException ex) {
+            callee.close();
+            throw ex;
+        }
+        logger.info("Callee started on port " + port + " (pid " + process.pid() + ", log " + log + ")");
+        return callee;
+    }
+
+    /** Base URL of the callee, e.g. {@code http://127.0.0.1:41234}. */
+    public URI baseUrl() {
+        return URI.create("http://" + LOOPBACK.getHostAddress() + ":" + this.port);
+    }
+
+    /** Process id of the callee. */
+    public long pid() {
+        return this.process.pid();
+    }
+
+    public boolean isAlive() {
+        return this.process.isAlive();
+    }
+
+    private void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!this.process.isAlive()) {
+                throw new CalleeStartException("The callee process exited with code " + this.process.exitValue()
+                        + " before it became ready. Last lines of its log " + this.log + ":\n" + tail(30),
+                        "Fix the cause shown in the callee's log; its JVM options are set with "
+                                + "--loom.sample.callee.jvm-arguments.");
+            }
+            if (answers()) {
+                return;
+            }
+            pause(Duration.ofMillis(100));
+        }
+        throw new CalleeStartException("The callee did not become ready within " + timeout + " (port " + this.port
+                + "). Last lines of its log " + this.log + ":\n" + tail(30),
+                "Give it more time with --loom.sample.callee.startup-timeout, or look at the log for the cause.");
+    }
+
+    private boolean answers() {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) baseUrl().resolve("/api/test/status")
+                .toURL()
+                .openConnection();
+            connection.setConnectTimeout(1_000);
+            connection.setReadTimeout(2_000);
+            connection.setRequestProperty("Connection", "close");
+            try {
+                return connection.getResponseCode() == 200;
+            }
+            finally {
+                connection.disconnect();
+            }
+        }
+        catch (IOException ex) {
+            return false;
+        }
+    }
+
+    private String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(this.log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        }
+        catch (IOException ex) {
+            return "(log not readable: " + ex.getMessage() + ")";
+        }
+    }
+
+    /** Stops the callee and waits for its process to end. */
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+        }
+        catch (IllegalStateException ex) {
+            // Already shutting down: the hook is running or has run.
+        }
+        stop();
+    }
+
+    private void stop() {
+        if (!this.process.isAlive()) {
+            return;
+        }
+        this.process.destroy();
+        try {
+            if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+                this.process.destroyForcibly();
+                this.process.waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+        catch (InterruptedException ex) {
+            this.process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new CalleeStartException("No free loopback port for the callee: " + ex.getMessage(),
+                    "Set one explicitly with --loom.sample.callee.port.");
+        }
+    }
+
+    private static int requireFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(LOOPBACK, port), 1);
+            return port;
+        }
+        catch (BindException ex) {
+            throw new CalleeStartException("Port " + port + " on " + LOOPBACK.getHostAddress()
+                    + " is already in use, so the callee cannot listen there.",
+                    "Stop whatever listens on port " + port + ", choose another with --loom.sample.callee.port, "
+                            + "or leave it out to use a free port.");
+        }
+        catch (IOException ex) {
+            throw new CalleeStartException("Cannot use port " + port + " for the callee: " + ex.getMessage(),
+                    "Choose another with --loom.sample.callee.port, or leave it out to use a free port.");
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new CalleeStartException("Interrupted while waiting for the callee to start",
+                    "Run the comparison again.");
+        }
+    }
+
+    /**
+     * How to start the callee.
+     *
+     * @param port loopback port, 0 for a free one
+     * @param jvmArguments options of the callee's JVM
+     * @param startupTimeout how long to wait for it to answer
+     */
+    public record Settings(int port, List<String> jvmArguments, Duration startupTimeout) {
+    }
+}

@@ -1,0 +1,175 @@
+package io.github.loombulkhead.sample.measure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.sample.measure.NativeMemoryTracking.ThreadMemory;
+import io.github.loombulkhead.sample.report.TimelinePoint;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Takes a {@link TimelinePoint} at a fixed interval while a mode runs, on one platform thread created
+ * up front so that it is part of every mode's baseline.
+ */
+public final class TimelineSampler implements AutoCloseable {
+
+    /** Native memory is read every this many points: it is slower to read than the MXBeans. */
+    static final int NATIVE_MEMORY_EVERY = 5;
+
+    private final JvmMetrics jvm;
+
+    private final NativeMemoryTracking nativeMemory;
+
+    private final HttpExchangeCounter http;
+
+    private final Duration interval;
+
+    private final ScheduledExecutorService scheduler;
+
+    public TimelineSampler(JvmMetrics jvm, NativeMemoryTracking nativeMemory, HttpExchangeCounter http,
+            Duration interval) {
+        this.jvm = jvm;
+        this.nativeMemory = nativeMemory;
+        this.http = http;
+        this.interval = interval;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("loom-sample-sampler").daemon(true).factory());
+        // Start the thread now so the first mode's baseline already counts it.
+        awaitTick(this.scheduler.submit(() -> { }));
+    }
+
+    /** Starts sampling one mode; {@code onTick} sees every point (e.g. to draw progress). */
+    public Sampling start(CallRecorder recorder, Listener onTick) {
+        Sampling sampling = new Sampling(recorder, onTick, System.nanoTime());
+        long period = this.interval.toNanos();
+        sampling.future = this.scheduler.scheduleAtFixedRate(sampling::tick, period, period, TimeUnit.NANOSECONDS);
+        return sampling;
+    }
+
+    @Override
+    public void close() {
+        this.scheduler.shutdownNow();
+    }
+
+    private static void awaitTick(Future<?> future) {
+        try {
+            future.get();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the sampler", ex);
+        }
+        catch (ExecutionException ex) {
+            throw new IllegalStateException("Sampler failed", ex.getCause());
+        }
+    }
+
+    /** Receives each point as it is taken. */
+    @FunctionalInterface
+    public interface Listener {
+
+        void onPoint(TimelinePoint point);
+
+    }
+
+    /** The sampling of one mode; only the sampler thread touches its state until {@link #stop()}. */
+    public final class Sampling {
+
+        private final CallRecorder recorder;
+
+        private final Listener listener;
+
+        private final long startNanos;
+
+        private final List<TimelinePoint> points = new ArrayList<>();
+
+        private volatile @Nullable ScheduledFuture<?> future;
+
+        private int ticks;
+
+        private long peakHeapUsed;
+
+        private int peakInFlight;
+
+        private @Nullable Long peakStackReservedDelta;
+
+        private Sampling(CallRecorder recorder, Listener listener, long startNanos) {
+            this.recorder = recorder;
+            this.listener = listener;
+            this.startNanos = startNanos;
+        }
+
+        private void tick() {
+            this.ticks++;
+            int inFlight = TimelineSampler.this.http.inFlight();
+            int ended = this.recorder.endedCount();
+            int waiting = Math.max(0, this.recorder.submittedCount() - ended - inFlight);
+            long heap = TimelineSampler.this.jvm.heapUsed();
+            Long stack = null;
+            if (this.ticks % NATIVE_MEMORY_EVERY == 0) {
+                ThreadMemory memory = TimelineSampler.this.nativeMemory.threadDiff();
+                stack = (memory != null) ? memory.stackReservedDeltaBytes() : null;
+            }
+            TimelinePoint point = new TimelinePoint(
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos), ended, inFlight, waiting,
+                    TimelineSampler.this.jvm.platformThreads(), this.recorder.virtualThreads(), heap, stack);
+            record(point);
+            this.listener.onPoint(point);
+        }
+
+        private void record(TimelinePoint point) {
+            this.points.add(point);
+            this.peakHeapUsed = Math.max(this.peakHeapUsed, point.heapUsedBytes());
+            this.peakInFlight = Math.max(this.peakInFlight, point.inFlight());
+            Long stack = point.threadStackReservedDeltaBytes();
+            if (stack != null) {
+                this.peakStackReservedDelta = (this.peakStackReservedDelta != null)
+                        ? Math.max(this.peakStackReservedDelta, stack) : stack;
+            }
+        }
+
+        /**
+         * Stops sampling, adds a last point now, and returns the series. {@code endStack} is the thread memory
+         * read at the end of the mode (it counts towards the peak).
+         */
+        public Result stop(@Nullable ThreadMemory endStack) {
+            ScheduledFuture<?> scheduled = this.future;
+            if (scheduled != null) {
+                scheduled.cancel(false);
+            }
+            // The scheduler runs one task at a time: once this no-op ran, no tick is in progress any more.
+            awaitTick(TimelineSampler.this.scheduler.submit(() -> { }));
+            int inFlight = TimelineSampler.this.http.inFlight();
+            int ended = this.recorder.endedCount();
+            Long stack = (endStack != null) ? endStack.stackReservedDeltaBytes() : null;
+            TimelinePoint last = new TimelinePoint(
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos), ended, inFlight,
+                    Math.max(0, this.recorder.submittedCount() - ended - inFlight),
+                    TimelineSampler.this.jvm.platformThreads(), this.recorder.virtualThreads(),
+                    TimelineSampler.this.jvm.heapUsed(), stack);
+            record(last);
+            this.listener.onPoint(last);
+            return new Result(List.copyOf(this.points), this.peakHeapUsed, this.peakInFlight,
+                    this.peakStackReservedDelta);
+        }
+    }
+
+    /**
+     * A mode's series and the peaks seen in it.
+     *
+     * @param points the series
+     * @param peakHeapUsed highest heap used
+     * @param peakInFlight highest number of HTTP exchanges in progress
+     * @param peakStackReservedDelta highest reserved thread-stack change, or {@code null} when not measured
+     */
+    public record Result(List<TimelinePoint> points, long peakHeapUsed, int peakInFlight,
+            @Nullable Long peakStackReservedDelta) {
+    }
+}

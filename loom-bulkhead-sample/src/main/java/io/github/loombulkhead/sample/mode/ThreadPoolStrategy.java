@@ -1,0 +1,25 @@
+package io.github.loombulkhead.sample.mode;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** {@code thread-pool}: {@code Executors.newFixedThreadPool(limit)}, the classic bounded platform pool. */
+final class ThreadPoolStrategy implements ConcurrencyStrategy {
+
+    private final ExecutorService executor;
+
+    ThreadPoolStrategy(int limit) {
+        this.executor = Executors.newFixedThreadPool(limit);
+    }
+
+    @Override
+    public ExecutorService executor() {
+        return this.executor;
+    }
+
+    @Override
+    public void close() {
+        ConcurrencyStrategy.shutdown(this.executor, Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,53 @@
+package io.github.loombulkhead.sample.report;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One mode's entry in {@code report.json}. All figures are about the caller JVM.
+ *
+ * @param mode the mode's id
+ * @param requests requests submitted
+ * @param succeeded requests that got an answer
+ * @param failed requests that did not
+ * @param failures the failed requests split by cause
+ * @param successRate succeeded / requests, between 0 and 1
+ * @param durationMs from the first submission until every request ended
+ * @param p50Ms median latency from submission to outcome (succeeded or failed)
+ * @param p99Ms 99th percentile latency from submission to outcome
+ * @param peakPlatformThreads highest number of live platform threads during the mode
+ * @param baselinePlatformThreads live platform threads right before the mode
+ * @param peakVirtualThreads highest number of the mode's tasks running on virtual threads at once
+ * @param peakInFlight highest number of HTTP exchanges with the callee in progress at once (sampled)
+ * @param peakHeapUsedBytes highest heap used (sampled)
+ * @param baselineHeapUsedBytes heap used after a full GC right before the mode
+ * @param retainedHeapBytes heap used after a full GC right after all tasks were submitted, minus the baseline:
+ * what the waiting and running work holds ({@code null} when not measured)
+ * @param threadStackReservedDeltaBytes highest change of reserved thread-stack memory since the baseline (native
+ * memory tracking; {@code null} when off)
+ * @param threadStackCommittedDeltaBytes change of committed thread-stack memory at the end of the mode
+ * @param nativeThreadsDelta change in the number of threads native memory tracking counts, at the end
+ * @param gcCount collections during the mode (the measuring full GC excluded)
+ * @param gcTimeMs their accumulated time
+ * @param cpuTimeMs CPU time the caller JVM used during the mode
+ * @param timeline the time series
+ */
+public record RunReport(String mode, int requests, int succeeded, int failed, Failures failures, double successRate,
+        long durationMs, long p50Ms, long p99Ms, int peakPlatformThreads, int baselinePlatformThreads,
+        int peakVirtualThreads, int peakInFlight, long peakHeapUsedBytes, long baselineHeapUsedBytes,
+        @Nullable Long retainedHeapBytes, @Nullable Long threadStackReservedDeltaBytes,
+        @Nullable Long threadStackCommittedDeltaBytes, @Nullable Long nativeThreadsDelta, long gcCount, long gcTimeMs,
+        long cpuTimeMs, List<TimelinePoint> timeline) {
+
+    /**
+     * Failed requests by cause.
+     *
+     * @param readTimeout the callee did not answer within the read timeout
+     * @param connect no connection could be made in time
+     * @param rejected a bulkhead, semaphore or executor refused the task
+     * @param other anything else
+     */
+    public record Failures(int readTimeout, int connect, int rejected, int other) {
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.loombulkhead.sample.report;
+
+import java.util.List;
+
+/**
+ * The scenario part of {@code report.json}.
+ *
+ * @param requests requests per mode, all submitted at once
+ * @param limit maximum concurrent calls of the bounded modes
+ * @param calleeCapacity worker threads of the callee
+ * @param calleeLatencyMs time the callee takes per request
+ * @param readTimeoutMs read timeout of the caller's HTTP client
+ * @param javaVersion version of the caller JVM
+ * @param cpus processors available to the caller JVM
+ * @param connectTimeoutMs connect timeout of the caller's HTTP client
+ * @param scale preset the unset values came from
+ * @param modes modes in the order they ran
+ * @param maxHeapBytes maximum heap of the caller JVM
+ * @param warmupRequests requests sent before the first mode
+ * @param sampleIntervalMs interval of the time series
+ * @param nativeMemoryTracking whether thread-stack memory was measured
+ * @param retainedHeap whether the heap held by submitted work was measured
+ * @param jvm name and vendor of the caller JVM
+ * @param os operating system of the machine
+ * @param startedAt when the comparison started (ISO-8601)
+ */
+public record ScenarioReport(int requests, int limit, int calleeCapacity, long calleeLatencyMs, long readTimeoutMs,
+        String javaVersion, int cpus, long connectTimeoutMs, String scale, List<String> modes, long maxHeapBytes,
+        int warmupRequests, long sampleIntervalMs, boolean nativeMemoryTracking, boolean retainedHeap, String jvm,
+        String os, String startedAt) {
+}

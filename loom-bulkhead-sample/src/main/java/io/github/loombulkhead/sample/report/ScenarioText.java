@@ -1,0 +1,32 @@
+package io.github.loombulkhead.sample.report;
+
+/** The scenario in one sentence, and what the measures mean. */
+final class ScenarioText {
+
+    static final String NOTES = """
+            How to read it (all figures are for the caller JVM; the callee runs in its own JVM):
+            - duration: from the first submission until every request ended. p50 / p99: latency of each request \
+            from its submission to its outcome, succeeded or failed.
+            - platform threads (peak): the most live platform threads during the mode, and the change from just \
+            before it. virtual threads (peak): the most tasks running on virtual threads at once, parked ones \
+            included.
+            - heap used (peak): the highest sampled heap use, garbage included, so it depends on when GCs ran. \
+            heap held by submitted work: heap in use after a full GC taken right after all tasks were submitted, \
+            minus the same right before the mode: what the waiting and running work holds.
+            - thread stacks reserved: change of the "Thread" stack reservation that native memory tracking \
+            reports (like jcmd VM.native_memory summary.diff), the highest seen during the mode.
+            - GC: collections during the mode and their time, the measuring full GC excluded.
+            - 1 MB = 1,048,576 bytes.""";
+
+    private ScenarioText() {
+    }
+
+    static String describe(ScenarioReport s) {
+        return Formats.count(s.requests()) + " requests at once, limit " + Formats.count(s.limit())
+                + "; callee: " + Formats.count(s.calleeCapacity()) + " worker threads, " + Formats.millis(s.calleeLatencyMs())
+                + " per request; read timeout " + Formats.millis(s.readTimeoutMs()) + ", connect timeout "
+                + Formats.millis(s.connectTimeoutMs()) + "; Java " + s.javaVersion() + " (" + s.jvm() + "), "
+                + s.cpus() + " CPUs, max heap " + Formats.megabytes(s.maxHeapBytes()) + ", " + s.os() + "; scale "
+                + s.scale() + "; started " + s.startedAt() + ".";
+    }
+}

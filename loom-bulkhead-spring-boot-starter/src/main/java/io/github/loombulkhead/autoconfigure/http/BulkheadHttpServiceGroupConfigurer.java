@@ -1,10 +1,12 @@
 package io.github.loombulkhead.autoconfigure.http;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.HttpGroup;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
@@ -14,6 +16,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.registry.HttpServiceGroup;
 
 /**
  * Puts a bulkhead on every client of each HTTP service group listed under
@@ -58,7 +61,7 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
                 bulkhead = this.registry.bulkhead(bulkheadName(group.name(), settings));
                 builder.requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead));
             }
-            ClientHttpRequestFactory factory = requestFactory(group.name(), bulkhead);
+            ClientHttpRequestFactory factory = requestFactory(group, bulkhead);
             if (factory != null) {
                 builder.requestFactory(factory);
             }
@@ -71,16 +74,36 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
         }
     }
 
-    private ClientHttpRequestFactory requestFactory(String group, Bulkhead bulkhead) {
+    /**
+     * The pool must fit every call that can hold a permit at once: the per-host limits if any (they bound
+     * every route), else the group's bulkhead, else the bulkheads named by {@code @Bulkhead} on the group's
+     * interfaces (their sum when there are several).
+     */
+    private ClientHttpRequestFactory requestFactory(HttpServiceGroup group, Bulkhead groupBulkhead) {
         if (this.requestFactories == null) {
             return null;
         }
         if (this.perHost != null) {
-            // Per-host bulkheads bound every route, so a pool sized for them also fits the group's bulkhead.
             return this.requestFactories.forHosts(this.registry, this.perHost.namePrefix(), this.perHost.template(),
-                    this.perHost.maxHosts(), group);
+                    this.perHost.maxHosts(), group.name());
         }
-        return (bulkhead != null) ? this.requestFactories.forBulkhead(bulkhead, group) : null;
+        if (groupBulkhead != null) {
+            return this.requestFactories.forBulkhead(groupBulkhead, group.name());
+        }
+        List<Bulkhead> annotated = AnnotatedBulkheads.of(group.httpServiceTypes())
+            .stream()
+            .map(this.registry::bulkhead)
+            .toList();
+        if (annotated.isEmpty()) {
+            return null;
+        }
+        if (annotated.size() == 1) {
+            return this.requestFactories.forBulkhead(annotated.get(0), group.name());
+        }
+        int sum = (int) Math.min(Integer.MAX_VALUE, annotated.stream().mapToLong(Bulkhead::getLimit).sum());
+        // One route, sized for the sum; with an empty prefix it also grows with any raised limit.
+        return this.requestFactories.forHosts(this.registry, "", BulkheadConfig.custom().maxConcurrentCalls(sum).build(),
+                1, group.name());
     }
 
     /** The bulkhead name a group uses. */

@@ -1,0 +1,39 @@
+package io.github.loombulkhead.autoconfigure.http;
+
+import java.lang.reflect.Method;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+import io.github.loombulkhead.annotation.Bulkhead;
+
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.util.ReflectionUtils;
+
+/** The bulkhead names that {@code @Bulkhead} annotations on HTTP interfaces refer to, to size their pool. */
+final class AnnotatedBulkheads {
+
+    private AnnotatedBulkheads() {
+    }
+
+    static Set<String> of(Collection<Class<?>> types) {
+        Set<String> names = new LinkedHashSet<>();
+        for (Class<?> type : types) {
+            add(names, MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).get(Bulkhead.class));
+            ReflectionUtils.doWithMethods(type, (Method method) -> add(names,
+                    MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).get(Bulkhead.class)));
+        }
+        return names;
+    }
+
+    private static void add(Set<String> names, MergedAnnotation<Bulkhead> annotation) {
+        if (annotation.isPresent()) {
+            String name = annotation.getString("name");
+            if (!name.isBlank()) {
+                names.add(name);
+            }
+        }
+    }
+}

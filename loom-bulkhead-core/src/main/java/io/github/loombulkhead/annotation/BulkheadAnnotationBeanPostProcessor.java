@@ -63,12 +63,7 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
         if (!(bean instanceof AopInfrastructureBean)) {
             Class<?> targetClass = AopUtils.getTargetClass(bean);
             if (isEligible(targetClass)) {
-                try {
-                    this.bulkheadAdvisor.validate(targetClass);
-                }
-                catch (IllegalStateException ex) {
-                    throw new IllegalStateException("Bean '" + beanName + "': " + ex.getMessage(), ex);
-                }
+                this.bulkheadAdvisor.validate(targetClass);
             }
         }
         return super.postProcessAfterInitialization(bean, beanName);

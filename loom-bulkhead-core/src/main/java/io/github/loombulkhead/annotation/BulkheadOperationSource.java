@@ -3,7 +3,9 @@ package io.github.loombulkhead.annotation;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,7 @@ import org.springframework.core.annotation.AnnotationConfigurationException;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -268,11 +271,18 @@ final class BulkheadOperationSource {
     }
 
     static String describe(Method method, Class<?> targetClass) {
-        String parameters = java.util.Arrays.stream(method.getParameterTypes())
+        String parameters = Arrays.stream(method.getParameterTypes())
             .map(Class::getSimpleName)
             .collect(Collectors.joining(", "));
-        Class<?> owner = (targetClass != null && !java.lang.reflect.Proxy.isProxyClass(targetClass)) ? targetClass
-                : method.getDeclaringClass();
+        Class<?> owner = (targetClass != null) ? targetClass : method.getDeclaringClass();
+        if (Proxy.isProxyClass(owner)) {
+            owner = ClassUtils.getAllInterfacesForClassAsSet(owner)
+                .stream()
+                .filter((candidate) -> ReflectionUtils.findMethod(candidate, method.getName(),
+                        method.getParameterTypes()) != null)
+                .findFirst()
+                .orElse(method.getDeclaringClass());
+        }
         return "@Bulkhead on " + owner.getName() + "." + method.getName() + "(" + parameters + ")";
     }
 

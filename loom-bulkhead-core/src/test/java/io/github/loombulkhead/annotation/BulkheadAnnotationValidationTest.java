@@ -1,0 +1,311 @@
+package io.github.loombulkhead.annotation;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
+
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.annotation.HttpExchange;
+import org.springframework.web.service.registry.ImportHttpServices;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Bad {@code @Bulkhead} declarations fail the application context while it starts, with a message that
+ * names the method and the fix; no bad method is ever called.
+ */
+class BulkheadAnnotationValidationTest {
+
+    @Test
+    void aBlankNameFailsStartup() {
+        assertStartupFails(BlankName.class, "Invalid @Bulkhead on " + BlankName.class.getName() + ".call()",
+                "the bulkhead name is blank", "@Bulkhead(\"call\")");
+    }
+
+    @Test
+    void differentValueAndNameFailStartup() {
+        assertStartupFails(ConflictingAlias.class, "ConflictingAlias.call()",
+                "value and name are aliases and must not differ", "[first]", "[second]");
+    }
+
+    @Test
+    void aPlainFutureReturnTypeFailsStartup() {
+        assertStartupFails(PlainFuture.class, "PlainFuture.call()", "java.util.concurrent.Future is not supported",
+                "return CompletableFuture or CompletionStage");
+    }
+
+    @Test
+    void aReactiveReturnTypeFailsStartup() {
+        assertStartupFails(Reactive.class, "Reactive.call()", "reactive return type org.reactivestreams.Publisher");
+    }
+
+    @Test
+    void aCompletableFutureSubclassFailsStartup() {
+        assertStartupFails(FutureSubclass.class, "FutureSubclass.call()",
+                "declare CompletableFuture or CompletionStage");
+    }
+
+    @Test
+    void aPrivateMethodFailsStartup() {
+        assertStartupFails(PrivateMethod.class, "PrivateMethod.hidden()", "cannot intercept a private method");
+    }
+
+    @Test
+    void unrelatedInterfacesWithDifferentNamesFailStartup() {
+        assertStartupFails(TwoInterfaces.class, "TwoInterfaces.call()", "unrelated interfaces",
+                "'left'", "'right'", "annotate the implementing class or method");
+    }
+
+    @Test
+    void aDirectAndAComposedAnnotationWithDifferentNamesFailStartup() {
+        assertStartupFails(DirectAndComposed.class, "DirectAndComposed.call()", "more than one @Bulkhead",
+                "[direct, composed]");
+    }
+
+    @Test
+    void aTypeAnnotationWithAnUnsupportedPublicMethodFailsStartup() {
+        assertStartupFails(TypeWithFuture.class, "TypeWithFuture.future()", "java.util.concurrent.FutureTask");
+    }
+
+    @Test
+    void aConfigThatCannotBeResolvedFailsStartup() {
+        BulkheadRegistry registry = BulkheadRegistry.builder().configResolver((name) -> {
+            if (name.equals("misconfigured")) {
+                return BulkheadConfig.custom().maxConcurrentCalls(0).build();
+            }
+            return null;
+        }).build();
+        assertStartupFails(registry, Misconfigured.class, "Misconfigured.call()",
+                "bulkhead 'misconfigured' could not be created", "maxConcurrentCalls must be at least 1 but was 0");
+    }
+
+    @Test
+    void aBlankNameOnAnHttpInterfaceFailsStartup() {
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.registerBean(BulkheadRegistry.class, BulkheadRegistry::ofDefaults);
+        context.registerBean(BulkheadAnnotationBeanPostProcessor.class,
+                () -> new BulkheadAnnotationBeanPostProcessor(context.getBean(BulkheadRegistry.class)));
+        context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
+            .forEachClient((group, builder) -> builder.baseUrl("http://127.0.0.1:9")));
+        context.register(BlankHttpInterfaceConfig.class);
+
+        assertThatExceptionOfType(BeanCreationException.class).isThrownBy(context::refresh)
+            .withStackTraceContaining("Invalid @Bulkhead on " + BlankHttpClient.class.getName() + ".get()")
+            .withStackTraceContaining("the bulkhead name is blank");
+    }
+
+    @Test
+    void validDeclarationsStartAndCreateTheirBulkheadsEagerly() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        try (AnnotationConfigApplicationContext context = context(registry, TypeWithPrivateFuture.class,
+                SameValueAndName.class, InheritingFromBothInterfaces.class)) {
+            assertThat(registry.find("type")).isPresent();
+            assertThat(registry.find("same")).isPresent();
+            assertThat(registry.find("own")).isPresent();
+            assertThat(registry.find("left")).isEmpty();
+            assertThat(context.getBean(TypeWithPrivateFuture.class).call()).isEqualTo("ok");
+            assertThat(registry.bulkhead("type").getCompletedCount()).isEqualTo(1);
+        }
+    }
+
+    private static void assertStartupFails(Class<?> beanClass, String... messageParts) {
+        assertStartupFails(BulkheadRegistry.ofDefaults(), beanClass, messageParts);
+    }
+
+    private static void assertStartupFails(BulkheadRegistry registry, Class<?> beanClass, String... messageParts) {
+        var failure = assertThatExceptionOfType(BeanCreationException.class)
+            .isThrownBy(() -> context(registry, beanClass).close());
+        failure.withMessageContaining("Error creating bean with name '" + beanClass.getName() + "'");
+        for (String part : messageParts) {
+            failure.withMessageContaining(part);
+        }
+        assertThat(Invocations.COUNT.get()).as("no method ran").isZero();
+    }
+
+    private static AnnotationConfigApplicationContext context(BulkheadRegistry registry, Class<?>... beanClasses) {
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.registerBean(BulkheadAnnotationBeanPostProcessor.class,
+                () -> new BulkheadAnnotationBeanPostProcessor(registry));
+        for (Class<?> beanClass : beanClasses) {
+            context.registerBean(beanClass.getName(), beanClass);
+        }
+        context.refresh();
+        return context;
+    }
+
+    static final class Invocations {
+
+        static final java.util.concurrent.atomic.AtomicInteger COUNT = new java.util.concurrent.atomic.AtomicInteger();
+
+        private Invocations() {
+        }
+    }
+
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Bulkhead("composed")
+    @interface ComposedBulkhead {
+    }
+
+    static class BlankName {
+
+        @Bulkhead
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static class ConflictingAlias {
+
+        @Bulkhead(value = "first", name = "second")
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static class PlainFuture {
+
+        @Bulkhead("plain-future")
+        public Future<String> call() {
+            Invocations.COUNT.incrementAndGet();
+            return CompletableFuture.completedFuture("never");
+        }
+    }
+
+    static class Reactive {
+
+        @Bulkhead("reactive")
+        public Publisher<String> call() {
+            Invocations.COUNT.incrementAndGet();
+            return (subscriber) -> {
+            };
+        }
+    }
+
+    static class MyFuture<T> extends CompletableFuture<T> {
+    }
+
+    static class FutureSubclass {
+
+        @Bulkhead("subclass")
+        public MyFuture<String> call() {
+            Invocations.COUNT.incrementAndGet();
+            return new MyFuture<>();
+        }
+    }
+
+    static class PrivateMethod {
+
+        public void call() {
+            hidden();
+        }
+
+        @Bulkhead("private")
+        private void hidden() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    interface Left {
+
+        @Bulkhead("left")
+        void call();
+    }
+
+    interface Right {
+
+        @Bulkhead("right")
+        void call();
+    }
+
+    static class TwoInterfaces implements Left, Right {
+
+        @Override
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static class InheritingFromBothInterfaces implements Left, Right {
+
+        @Override
+        @Bulkhead("own")
+        public void call() {
+        }
+    }
+
+    static class DirectAndComposed {
+
+        @Bulkhead("direct")
+        @ComposedBulkhead
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    @Bulkhead("type")
+    static class TypeWithFuture {
+
+        public String call() {
+            return "ok";
+        }
+
+        public FutureTask<String> future() {
+            Invocations.COUNT.incrementAndGet();
+            return new FutureTask<>(() -> "never");
+        }
+    }
+
+    @Bulkhead("type")
+    static class TypeWithPrivateFuture {
+
+        public String call() {
+            return "ok";
+        }
+
+        @SuppressWarnings("unused")
+        private Future<String> helper() {
+            return CompletableFuture.completedFuture("private methods are not covered by a type annotation");
+        }
+    }
+
+    static class SameValueAndName {
+
+        @Bulkhead(value = "same", name = "same")
+        public void call() {
+        }
+    }
+
+    static class Misconfigured {
+
+        @Bulkhead("misconfigured")
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    @HttpExchange
+    interface BlankHttpClient {
+
+        @Bulkhead(" ")
+        @GetExchange("/get")
+        String get();
+    }
+
+    @ImportHttpServices(group = "blank", types = BlankHttpClient.class)
+    static class BlankHttpInterfaceConfig {
+    }
+}

@@ -1,0 +1,209 @@
+package io.github.loombulkhead.annotation;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.http.Calls;
+import io.github.loombulkhead.http.LoopbackServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.annotation.HttpExchange;
+import org.springframework.web.service.registry.ImportHttpServices;
+
+import static io.github.loombulkhead.annotation.AnnotationTestSupport.assertAllFree;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code @Bulkhead} on HTTP interface clients registered by {@code @ImportHttpServices}, in a real
+ * application context calling a real loopback server through a RestClient on the JDK HTTP client
+ * (whose connection pool is unbounded, so only the annotation limits the calls).
+ */
+class HttpInterfaceBulkheadTest {
+
+    private static final int CALLS = 200;
+
+    private static LoopbackServer server;
+
+    private static HttpClient jdkClient;
+
+    private static AnnotationConfigApplicationContext context;
+
+    private static BulkheadRegistry registry;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = LoopbackServer.start();
+        jdkClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        context = new AnnotationConfigApplicationContext();
+        context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
+            .forEachClient((group, builder) -> builder.baseUrl(server.baseUrl())
+                .requestFactory(new JdkClientHttpRequestFactory(jdkClient))));
+        context.register(Config.class);
+        context.refresh();
+        registry = context.getBean(BulkheadRegistry.class);
+    }
+
+    @AfterAll
+    static void stop() {
+        context.close();
+        jdkClient.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void resetServer() {
+        server.reset();
+    }
+
+    @Test
+    void aTypeAnnotationBoundsEveryCallOfTheClient() throws Exception {
+        CalleeClient client = context.getBean(CalleeClient.class);
+
+        List<String> bodies = Calls.concurrently(CALLS, (i) -> client.slow(20));
+
+        assertThat(bodies).hasSize(CALLS).containsOnly("ok");
+        assertThat(server.requests()).isEqualTo(CALLS);
+        assertThat(server.maxConcurrent()).isEqualTo(10);
+        assertAllFree(registry.find("callee").orElseThrow(), CALLS);
+    }
+
+    @Test
+    void anUnannotatedClientOnTheSameRestClientIsNotBounded() throws Exception {
+        UnboundedClient client = context.getBean(UnboundedClient.class);
+
+        Calls.concurrently(CALLS, (i) -> client.slow(50));
+
+        assertThat(server.maxConcurrent()).as("the server and client allow far more than the limit")
+            .isGreaterThan(20);
+    }
+
+    @Test
+    void aMethodAnnotationWinsOverTheTypeAnnotation() throws Exception {
+        CalleeClient client = context.getBean(CalleeClient.class);
+        long calleeBefore = registry.bulkhead("callee").getPermittedCount();
+
+        Calls.concurrently(60, (i) -> client.slowInFastLane(20));
+
+        assertThat(server.maxConcurrent()).isEqualTo(3);
+        assertAllFree(registry.find("callee-fast-lane").orElseThrow(), 60);
+        assertThat(registry.bulkhead("callee").getPermittedCount()).isEqualTo(calleeBefore);
+    }
+
+    @Test
+    void onlyTheAnnotatedMethodOfAnInterfaceIsBounded() throws Exception {
+        MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
+
+        Calls.concurrently(60, (i) -> client.bounded(20));
+        assertThat(server.maxConcurrent()).isEqualTo(4);
+        server.reset();
+        Calls.concurrently(60, (i) -> client.unbounded(50));
+
+        assertThat(server.maxConcurrent()).isGreaterThan(4);
+        assertAllFree(registry.find("method-only").orElseThrow(), 60);
+    }
+
+    @Test
+    void aRejectionReachesTheCallerOfTheClient() throws Exception {
+        MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
+        CompletableFuture<String> streaming = CompletableFuture.supplyAsync(client::stream,
+                (task) -> Thread.ofVirtual().start(task));
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.concurrent() == 1);
+
+        assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(client::stream).satisfies((ex) -> {
+            assertThat(ex.getBulkheadName()).isEqualTo("no-wait");
+            assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
+        });
+
+        server.openStreamGate();
+        assertThat(streaming.get(5, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
+        assertAllFree(registry.find("no-wait").orElseThrow(), 1);
+        assertThat(server.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void theBulkheadAdviceRunsRightBeforeTheHttpExchange() {
+        CalleeClient client = context.getBean(CalleeClient.class);
+
+        assertThat(client).isInstanceOf(Advised.class);
+        Advisor[] advisors = ((Advised) client).getAdvisors();
+        assertThat(advisors).hasSize(2);
+        assertThat(advisors[0]).isInstanceOf(BulkheadAnnotationAdvisor.class);
+        assertThat(advisors[1].getAdvice().getClass().getName()).contains("HttpServiceMethodInterceptor");
+    }
+
+    @Bulkhead("callee")
+    @HttpExchange
+    interface CalleeClient {
+
+        @GetExchange("/slow")
+        String slow(@RequestParam("ms") int ms);
+
+        @Bulkhead("callee-fast-lane")
+        @GetExchange("/slow")
+        String slowInFastLane(@RequestParam("ms") int ms);
+    }
+
+    @HttpExchange
+    interface UnboundedClient {
+
+        @GetExchange("/slow")
+        String slow(@RequestParam("ms") int ms);
+    }
+
+    @HttpExchange
+    interface MethodAnnotatedClient {
+
+        @Bulkhead(name = "method-only")
+        @GetExchange("/slow")
+        String bounded(@RequestParam("ms") int ms);
+
+        @GetExchange("/slow")
+        String unbounded(@RequestParam("ms") int ms);
+
+        @Bulkhead("no-wait")
+        @GetExchange("/stream")
+        String stream();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportHttpServices(group = "callee",
+            types = { CalleeClient.class, UnboundedClient.class, MethodAnnotatedClient.class })
+    static class Config {
+
+        @Bean
+        static BulkheadRegistry bulkheadRegistry() {
+            return BulkheadRegistry.builder()
+                .config("callee", BulkheadConfig.custom().maxConcurrentCalls(10).build())
+                .config("callee-fast-lane", BulkheadConfig.custom().maxConcurrentCalls(3).build())
+                .config("method-only", BulkheadConfig.custom().maxConcurrentCalls(4).build())
+                .config("no-wait", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
+                .build();
+        }
+
+        @Bean
+        static BulkheadAnnotationBeanPostProcessor bulkheadAnnotationBeanPostProcessor(BulkheadRegistry registry) {
+            return new BulkheadAnnotationBeanPostProcessor(registry);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.github.loombulkhead.autoconfigure.http;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.service.registry.ImportHttpServices;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Bulkheads per HTTP service group and per host from properties alone, over a real server and HttpClient 5. */
+@ExtendWith(OutputCaptureExtension.class)
+class LoomBulkheadHttpAutoConfigurationTests {
+
+    private static final Callee callee = Callee.start();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                LoomBulkheadHttpAutoConfiguration.class, HttpClientAutoConfiguration.class,
+                ImperativeHttpClientAutoConfiguration.class, HttpServiceClientPropertiesAutoConfiguration.class,
+                RestClientAutoConfiguration.class, HttpServiceClientAutoConfiguration.class))
+        .withUserConfiguration(ClientsConfiguration.class)
+        .withPropertyValues("spring.threads.virtual.enabled=true",
+                "spring.http.serviceclient.plain.base-url=" + callee.baseUrl());
+
+    @BeforeEach
+    void holdRequests() {
+        callee.reset();
+    }
+
+    @AfterAll
+    static void stopCallee() {
+        callee.close();
+    }
+
+    @Test
+    void groupBulkheadBoundsEveryCallOfTheGroupAndSizesItsPool() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.groups.plain.bulkhead=g", "loom.bulkhead.instances.g.max-concurrent-calls=7")
+            .run((context) -> {
+                PlainClient client = context.getBean(PlainClient.class);
+                Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
+                List<Thread> callers = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    callers.add(Thread.ofVirtual().start(client::slow));
+                }
+                // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
+                await().until(() -> callee.inFlight() == 7 && g.getWaitingCount() == 1);
+                callee.release();
+                for (Thread caller : callers) {
+                    caller.join(30_000);
+                }
+                assertThat(callee.maxInFlight()).isEqualTo(7);
+                assertThat(callee.total()).isEqualTo(8);
+                assertThat(g.getCompletedCount()).isEqualTo(8);
+            });
+    }
+
+    @Test
+    void groupWithoutBulkheadNameUsesTheGroupName() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
+            callee.release();
+            assertThat(context.getBean(PlainClient.class).slow()).isEqualTo("ok");
+            assertThat(context.getBean(BulkheadRegistry.class).find("plain"))
+                .hasValueSatisfying((bulkhead) -> assertThat(bulkhead.getCompletedCount()).isEqualTo(1));
+        });
+    }
+
+    @Test
+    void unlistedGroupIsNotBounded() {
+        this.contextRunner.run((context) -> {
+            callee.release();
+            assertThat(context.getBean(PlainClient.class).slow()).isEqualTo("ok");
+            assertThat(context.getBean(BulkheadRegistry.class).getAllBulkheads()).isEmpty();
+        });
+    }
+
+    @Test
+    void configuredGroupThatDoesNotExistIsReported(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.github.bulkhead=gh").run((context) -> {
+            context.getBean(PlainClient.class);
+            assertThat(output).contains("loom.bulkhead.http.groups.github is configured but the application has no "
+                    + "HTTP service group 'github' (groups: [plain]); no bulkhead was applied");
+        });
+    }
+
+    @Test
+    void perHostBulkheadsBoundRestClientsFromTheAutoConfiguredBuilder() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true",
+                    "loom.bulkhead.http.per-host.template.max-concurrent-calls=6")
+            .run((context) -> {
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
+                List<Thread> callers = new ArrayList<>();
+                for (int i = 0; i < 7; i++) {
+                    callers.add(Thread.ofVirtual()
+                        .start(() -> client.get().uri("/slow").retrieve().body(String.class)));
+                }
+                BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                await().until(() -> registry.find(callee.baseUrl()).isPresent());
+                Bulkhead host = registry.find(callee.baseUrl()).orElseThrow();
+                await().until(() -> callee.inFlight() == 6 && host.getWaitingCount() == 1);
+                callee.release();
+                for (Thread caller : callers) {
+                    caller.join(30_000);
+                }
+                assertThat(callee.maxInFlight()).isEqualTo(6);
+                assertThat(host.getLimit()).isEqualTo(6);
+                assertThat(host.getCompletedCount()).isEqualTo(7);
+            });
+    }
+
+    @Test
+    void perHostInstanceSettingsOverrideTheTemplate() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.name-prefix=host:")
+            // The name holds ':' and '/', so it is bracketed, as it would be in application.properties.
+            .withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(
+                    "host", Map.of("loom.bulkhead.instances[host:" + callee.baseUrl() + "].max-concurrent-calls", "2"))))
+            .run((context) -> {
+                callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
+                assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
+                Bulkhead host = context.getBean(BulkheadRegistry.class).find("host:" + callee.baseUrl()).orElseThrow();
+                assertThat(host.getLimit()).isEqualTo(2);
+                assertThat(host.getCompletedCount()).isEqualTo(1);
+            });
+    }
+
+    @Test
+    void pooledFactoryBacksOffWhenTheApplicationHasItsOwnRequestFactoryBuilder() {
+        this.contextRunner.withBean(ClientHttpRequestFactoryBuilder.class, ClientHttpRequestFactoryBuilder::jdk)
+            .run((context) -> assertThat(context).doesNotHaveBean(BulkheadRequestFactories.class)
+                .hasSingleBean(BulkheadHttpServiceGroupConfigurer.class));
+    }
+
+    @Test
+    void pooledFactoryBacksOffWhenAnotherClientIsChosen() {
+        this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk")
+            .run((context) -> assertThat(context).doesNotHaveBean(BulkheadRequestFactories.class));
+    }
+
+    @Test
+    void pooledFactoryCanBeSwitchedOff() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.pool.enabled=false")
+            .run((context) -> assertThat(context).doesNotHaveBean(BulkheadRequestFactories.class));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportHttpServices(group = "plain", types = PlainClient.class)
+    static class ClientsConfiguration {
+
+    }
+}

@@ -1,0 +1,125 @@
+package io.github.loombulkhead.http;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** The HttpClient 5 pool agrees with the bulkhead limits, and the timeouts given are the ones used. */
+class PooledHttpRequestFactoriesTest {
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    private LoopbackServer server;
+
+    @BeforeEach
+    void startServer() throws Exception {
+        this.server = LoopbackServer.start();
+        this.resources.add(this.server);
+    }
+
+    @AfterEach
+    void closeResources() throws Exception {
+        for (AutoCloseable resource : this.resources.reversed()) {
+            resource.close();
+        }
+    }
+
+    @Test
+    void perHostPoolGrowsWhenAHostsBulkheadGrows() throws Exception {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(5).build();
+        RestClient client = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forHosts(registry, "host:", template, 2).build()))
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:", template, 2))
+            .build();
+        Calls.concurrently(40, (i) -> client.get().uri("/slow?ms=20").retrieve().body(String.class));
+        assertThat(this.server.maxConcurrent()).isEqualTo(5);
+
+        Bulkhead host = registry.find("host:" + this.server.baseUrl()).orElseThrow();
+        host.changeLimit(12);
+        this.server.reset();
+        Calls.concurrently(120, (i) -> client.get().uri("/slow?ms=20").retrieve().body(String.class));
+
+        assertThat(this.server.maxConcurrent()).isEqualTo(12);
+    }
+
+    @Test
+    void theConnectionRequestTimeoutBoundsCallersThatBypassTheBulkhead() throws Exception {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(1).build());
+        RestClient bypassing = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
+                .connectionRequestTimeout(Duration.ofMillis(200))
+                .build()))
+            .build();
+        ClientHttpResponse open = bypassing.get().uri("/stream").exchange((request, response) -> response, false);
+
+        long start = System.nanoTime();
+        assertThatExceptionOfType(ResourceAccessException.class)
+            .isThrownBy(() -> bypassing.get().uri("/slow?ms=0").retrieve().body(String.class));
+        long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(waitedMillis).isBetween(150L, 10_000L);
+        assertThat(this.server.requests()).isEqualTo(1);
+        this.server.openStreamGate();
+        open.close();
+    }
+
+    @Test
+    void theReadTimeoutIsApplied() {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
+        RestClient client = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
+                .readTimeout(Duration.ofMillis(200))
+                .build()))
+            .build();
+
+        assertThatExceptionOfType(ResourceAccessException.class)
+            .isThrownBy(() -> client.get().uri("/hang").retrieve().body(String.class))
+            .withMessageContaining("Read timed out");
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithTheirNameAndValue() {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
+        var builder = PooledHttpRequestFactories.forBulkhead(bulkhead);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.connectTimeout(Duration.ZERO))
+            .withMessage("connectTimeout must be positive but was PT0S");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.readTimeout(Duration.ofSeconds(-1)))
+            .withMessage("readTimeout must be positive but was PT-1S");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.connectionRequestTimeout(null))
+            .withMessage("connectionRequestTimeout must be positive but was null");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> PooledHttpRequestFactories.forHosts(BulkheadRegistry.ofDefaults(), "host:",
+                    BulkheadConfig.ofDefaults(), 0))
+            .withMessage("maxHosts must be at least 1 but was 0");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> BulkheadClientHttpRequestInterceptor.perHost(BulkheadRegistry.ofDefaults(), "host:",
+                    BulkheadConfig.ofDefaults(), -3))
+            .withMessage("maxHosts must be at least 1 but was -3");
+    }
+
+    private HttpComponentsClientHttpRequestFactory track(HttpComponentsClientHttpRequestFactory factory) {
+        this.resources.add(factory::destroy);
+        return factory;
+    }
+}

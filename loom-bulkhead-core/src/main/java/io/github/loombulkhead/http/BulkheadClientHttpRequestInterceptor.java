@@ -52,7 +52,19 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
      */
     public static BulkheadClientHttpRequestInterceptor perHost(BulkheadRegistry registry, String namePrefix,
             BulkheadConfig template, int maxHosts) {
-        return new BulkheadClientHttpRequestInterceptor(new HostBulkheads(registry, namePrefix, template, maxHosts));
+        Objects.requireNonNull(template, "template config must not be null");
+        return perHost(registry, namePrefix, (name) -> template, maxHosts);
+    }
+
+    /**
+     * Like {@link #perHost(BulkheadRegistry, String, BulkheadConfig, int)}, with the config of each new
+     * host's bulkhead chosen by its name, so single hosts can be tuned; a {@code null} config means the
+     * registry's own config for that name.
+     */
+    public static BulkheadClientHttpRequestInterceptor perHost(BulkheadRegistry registry, String namePrefix,
+            Function<String, BulkheadConfig> configByName, int maxHosts) {
+        return new BulkheadClientHttpRequestInterceptor(
+                new HostBulkheads(registry, namePrefix, configByName, maxHosts));
     }
 
     /** The bulkhead that bounds {@code request}, creating it if this is a new host. */

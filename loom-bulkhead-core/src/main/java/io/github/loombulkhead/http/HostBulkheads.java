@@ -21,7 +21,7 @@ final class HostBulkheads implements Function<HttpRequest, Bulkhead> {
 
     private final String namePrefix;
 
-    private final BulkheadConfig template;
+    private final Function<String, BulkheadConfig> configs;
 
     private final int maxHosts;
 
@@ -29,10 +29,11 @@ final class HostBulkheads implements Function<HttpRequest, Bulkhead> {
 
     private final ReentrantLock creation = new ReentrantLock();
 
-    HostBulkheads(BulkheadRegistry registry, String namePrefix, BulkheadConfig template, int maxHosts) {
+    HostBulkheads(BulkheadRegistry registry, String namePrefix, Function<String, BulkheadConfig> configs,
+            int maxHosts) {
         this.registry = Objects.requireNonNull(registry, "registry must not be null");
         this.namePrefix = Objects.requireNonNull(namePrefix, "namePrefix must not be null");
-        this.template = Objects.requireNonNull(template, "template config must not be null");
+        this.configs = Objects.requireNonNull(configs, "configs must not be null");
         if (maxHosts < 1) {
             throw new IllegalArgumentException("maxHosts must be at least 1 but was " + maxHosts);
         }
@@ -53,7 +54,9 @@ final class HostBulkheads implements Function<HttpRequest, Bulkhead> {
                 if (this.byTarget.size() >= this.maxHosts) {
                     throw new TooManyHostsException(this.namePrefix, target, this.maxHosts);
                 }
-                bulkhead = this.registry.bulkhead(this.namePrefix + target, this.template);
+                String name = this.namePrefix + target;
+                BulkheadConfig config = this.configs.apply(name);
+                bulkhead = (config != null) ? this.registry.bulkhead(name, config) : this.registry.bulkhead(name);
                 this.byTarget.put(target, bulkhead);
             }
             return bulkhead;

@@ -143,6 +143,33 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
+    void aSingleHostCanBeTunedByName() throws Exception {
+        LoopbackServer tuned = LoopbackServer.start();
+        this.resources.add(tuned);
+        BulkheadRegistry registry = BulkheadRegistry.builder()
+            .config("host:" + tuned.baseUrl(), BulkheadConfig.custom().maxConcurrentCalls(2).build())
+            .build();
+        BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(6).build();
+        String tunedName = "host:" + tuned.baseUrl();
+        var factory = PooledHttpRequestFactories.forHosts(registry, "host:", template, 4).build();
+        this.resources.add(factory::destroy);
+        RestClient client = RestClient.builder()
+            .requestFactory(factory)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:",
+                    (name) -> name.equals(tunedName) ? null : template, 4))
+            .build();
+
+        Calls.concurrently(60, (i) -> client.get()
+            .uri(((i % 2 == 0) ? this.server : tuned).uri("/slow?ms=20"))
+            .retrieve()
+            .body(String.class));
+
+        assertThat(this.server.maxConcurrent()).isEqualTo(6);
+        assertThat(tuned.maxConcurrent()).isEqualTo(2);
+        assertThat(registry.find(tunedName).orElseThrow().getLimit()).isEqualTo(2);
+    }
+
+    @Test
     void theDefaultHttpComponentsPoolIsAHiddenSecondLimit() throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(LIMIT).build());
         HttpComponentsClientHttpRequestFactory defaults = new HttpComponentsClientHttpRequestFactory();

@@ -1,0 +1,108 @@
+package io.github.loombulkhead;
+
+import java.time.Duration;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One bulkhead per name, created from the resolved config, with registry-wide listeners. */
+@Timeout(value = 1, unit = TimeUnit.MINUTES)
+class BulkheadRegistryTest {
+
+    private static final BulkheadConfig SMALL = BulkheadConfig.custom().maxConcurrentCalls(2).build();
+
+    private static final BulkheadConfig DEFAULT = BulkheadConfig.custom().maxConcurrentCalls(20).build();
+
+    @Test
+    void sameNameGivesTheSameInstanceAndTheFirstConfigWins() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        Bulkhead first = registry.bulkhead("callee", SMALL);
+        assertThat(registry.bulkhead("callee")).isSameAs(first);
+        assertThat(registry.bulkhead("callee", DEFAULT)).isSameAs(first);
+        assertThat(first.getLimit()).isEqualTo(2);
+        assertThat(registry.find("callee")).containsSame(first);
+        assertThat(registry.find("other")).isEmpty();
+        assertThat(registry.bulkhead("other").getConfig()).usingRecursiveComparison()
+            .isEqualTo(BulkheadConfig.ofDefaults());
+        assertThat(registry.getAllBulkheads()).extracting(Bulkhead::getName).containsExactlyInAnyOrder("callee", "other");
+    }
+
+    @Test
+    void configsResolveByResolverThenNameThenDefault() {
+        BulkheadConfig resolved = BulkheadConfig.custom().maxConcurrentCalls(7).build();
+        BulkheadRegistry registry = BulkheadRegistry.builder()
+            .defaultConfig(DEFAULT)
+            .config("named", SMALL)
+            .configResolver((name) -> name.startsWith("dyn-") ? resolved : null)
+            .build();
+        assertThat(registry.resolveConfig("named")).isSameAs(SMALL);
+        assertThat(registry.resolveConfig("dyn-x")).isSameAs(resolved);
+        assertThat(registry.resolveConfig("anything")).isSameAs(DEFAULT);
+        assertThat(registry.bulkhead("named").getLimit()).isEqualTo(2);
+        assertThat(registry.bulkhead("dyn-x").getLimit()).isEqualTo(7);
+        assertThat(registry.bulkhead("anything").getLimit()).isEqualTo(20);
+        assertThat(registry.find("unused")).as("resolving does not create").isEmpty();
+    }
+
+    @Test
+    void registryListenersAndCallbacksReachCurrentAndFutureBulkheads() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        Bulkhead before = registry.bulkhead("before", SMALL);
+        RecordingListener listener = new RecordingListener();
+        Queue<String> seen = new ConcurrentLinkedQueue<>();
+        registry.addListener(listener);
+        registry.forEachBulkhead((bulkhead) -> seen.add(bulkhead.getName()));
+        Bulkhead after = registry.bulkhead("after", SMALL);
+        registry.bulkhead("after");
+        assertThat(seen).containsExactly("before", "after");
+        before.tryAcquirePermission();
+        after.tryAcquirePermission();
+        assertThat(listener.events).extracting(RecordingListener.Event::bulkhead).containsExactly("before", "after");
+    }
+
+    @Test
+    void executorsBuiltWithTheRegistryShareOneBulkheadPerName() throws Exception {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        BoundedVirtualExecutor first = BoundedVirtualExecutor.builder("shared").maxConcurrentCalls(3).registry(registry).build();
+        BoundedVirtualExecutor second = BoundedVirtualExecutor.builder("shared").maxConcurrentCalls(9).registry(registry).build();
+        assertThat(second.getBulkhead()).isSameAs(first.getBulkhead()).isSameAs(registry.bulkhead("shared"));
+        assertThat(second.getBulkhead().getLimit()).isEqualTo(3);
+        first.close();
+        second.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Submitters.class)
+    void concurrentGetOrCreateMakesOneInstanceAndAnnouncesItOnce(Submitters submitters) throws Exception {
+        BulkheadRegistry registry = BulkheadRegistry.builder().defaultConfig(SMALL).build();
+        Queue<Bulkhead> announced = new ConcurrentLinkedQueue<>();
+        registry.forEachBulkhead(announced::add);
+        Set<Bulkhead> seen = ConcurrentHashMap.newKeySet();
+        submitters.runConcurrently(8, (thread) -> {
+            for (int i = 0; i < 200; i++) {
+                seen.add(registry.bulkhead("name-" + (i % 10)));
+            }
+        });
+        assertThat(seen).hasSize(10);
+        assertThat(announced).hasSize(10).containsExactlyInAnyOrderElementsOf(seen);
+        assertThat(registry.getAllBulkheads()).containsExactlyInAnyOrderElementsOf(seen);
+    }
+
+    @Test
+    void runtimeChangesShowInTheSharedInstance() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        registry.bulkhead("tuned", SMALL).changeLimit(5);
+        registry.bulkhead("tuned").changeMaxWaitDuration(Duration.ofSeconds(2));
+        assertThat(registry.bulkhead("tuned").getConfig().getMaxConcurrentCalls()).isEqualTo(5);
+        assertThat(registry.bulkhead("tuned").getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(2));
+    }
+}

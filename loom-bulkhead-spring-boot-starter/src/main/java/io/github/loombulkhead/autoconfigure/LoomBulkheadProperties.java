@@ -251,7 +251,7 @@ public class LoomBulkheadProperties {
 
         /**
          * Prefix of the per-host bulkhead names; a host's bulkhead is called <prefix><scheme>://<host>:<port> and can be tuned
-         * under loom.bulkhead.instances.[<prefix><scheme>://<host>:<port>].
+         * under loom.bulkhead.instances[<prefix><scheme>://<host>:<port>].
          */
         private String namePrefix = "";
 

@@ -38,10 +38,17 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             defaults.put("spring.threads.virtual.enabled", "false");
             defaults.put("server.tomcat.threads.max", scenario.calleeCapacity());
             defaults.put("server.tomcat.threads.min-spare", scenario.calleeCapacity());
+            // A listen backlog large enough that a burst of connections queues instead of being dropped and
+            // retried (the kernel caps it at net.core.somaxconn).
+            defaults.put("server.tomcat.accept-count", 4096);
             defaults.put("spring.application.name", "loom-bulkhead-sample-callee");
         }
         else {
             defaults.put("spring.threads.virtual.enabled", "true");
+            // The callee's clients share one HttpClient configured like the reference (a pool that is never the
+            // bottleneck); the starter would otherwise give the group a pool sized for the @Bulkhead limit,
+            // which would also bound the unannotated client of the same group.
+            defaults.put("loom.bulkhead.http.pool.enabled", "false");
             String bulkhead = "loom.bulkhead.instances." + Modes.HTTP_BULKHEAD_NAME + ".";
             defaults.put(bulkhead + "max-concurrent-calls", scenario.limit());
             defaults.put(bulkhead + "queue-capacity",

@@ -93,25 +93,20 @@ public final class ModeRunner {
     private RunReport measure(Mode mode, RunSettings settings, TimelineSampler.Listener listener) {
         this.calls.awaitIdleCallee(settings.deadline());
         this.calls.closeIdleConnections();
+        CallRecorder recorder = new CallRecorder(mode.id(), settings.requests(), this.registry);
         long baselineHeap = this.jvm.heapUsedAfterFullGc();
         GcTotals gcBefore = this.jvm.gcTotals();
         long cpuBefore = this.jvm.processCpuNanos();
         this.nativeMemory.baseline();
         int baselineThreads = this.jvm.platformThreads();
         this.jvm.resetPeakPlatformThreads();
-        CallRecorder recorder = new CallRecorder(mode.id(), settings.requests(), this.registry);
         try (ConcurrencyStrategy strategy = this.modes.create(mode, settings.requests(), settings.limit(),
                 settings.deadline())) {
-            TimelineSampler.Sampling sampling = this.sampler.start(recorder, listener);
+            TimelineSampler.Sampling sampling = this.sampler.start(recorder,
+                    settings.retainedHeap() ? baselineHeap : null, listener);
             long start = System.nanoTime();
+            recorder.start();
             CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
-            Long retainedHeap = null;
-            GcTotals measuringGc = new GcTotals(0, 0);
-            if (settings.retainedHeap()) {
-                GcTotals before = this.jvm.gcTotals();
-                retainedHeap = this.jvm.heapUsedAfterFullGc() - baselineHeap;
-                measuringGc = this.jvm.gcTotals().minus(before);
-            }
             Duration left = settings.deadline().minusNanos(System.nanoTime() - start);
             boolean finished = await(futures, left);
             long durationNanos = System.nanoTime() - start;
@@ -119,7 +114,7 @@ public final class ModeRunner {
             ThreadMemory threads = this.nativeMemory.threadDiff();
             TimelineSampler.Result series = sampling.stop(threads);
             int peakThreads = this.jvm.peakPlatformThreads();
-            GcTotals gc = this.jvm.gcTotals().minus(gcBefore).minus(measuringGc);
+            GcTotals gc = this.jvm.gcTotals().minus(gcBefore).minus(series.probeGc());
             long cpuNanos = (cpuBefore >= 0) ? this.jvm.processCpuNanos() - cpuBefore : -1;
             if (!finished) {
                 int abandoned = recorder.abandonUnfinished();
@@ -135,7 +130,7 @@ public final class ModeRunner {
                     (double) summary.succeeded() / settings.requests(), TimeUnit.NANOSECONDS.toMillis(durationNanos),
                     summary.p50Ms(), summary.p99Ms(), Math.max(peakThreads, baselineThreads), baselineThreads,
                     recorder.peakVirtualThreads(), series.peakInFlight(), series.peakHeapUsed(), baselineHeap,
-                    retainedHeap, series.peakStackReservedDelta(),
+                    series.retainedHeap(), series.probeGc().timeMs(), series.peakStackReservedDelta(),
                     (threads != null) ? threads.stackCommittedDeltaBytes() : null,
                     (threads != null) ? threads.threadsDelta() : null, gc.count(), gc.timeMs(),
                     (cpuNanos >= 0) ? TimeUnit.NANOSECONDS.toMillis(cpuNanos) : -1, series.points());

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Records what happened to each request of one mode: submitted, ended (succeeded or failed by cause), its
- * latency from submission to outcome, and how many tasks ran on virtual threads at once.
+ * latency from the mode's start to its outcome, and how many tasks ran on virtual threads at once.
  */
 public final class CallRecorder {
 
@@ -24,7 +24,9 @@ public final class CallRecorder {
 
     private final String mode;
 
-    private final long[] submittedAt;
+    private volatile long startNanos = System.nanoTime();
+
+    private final int requests;
 
     private final AtomicLongArray latencyNanos;
 
@@ -45,7 +47,7 @@ public final class CallRecorder {
 
     public CallRecorder(String mode, int requests, @Nullable MeterRegistry registry) {
         this.mode = mode;
-        this.submittedAt = new long[requests];
+        this.requests = requests;
         this.latencyNanos = new AtomicLongArray(requests);
         this.outcome = new AtomicIntegerArray(requests);
         if (registry != null) {
@@ -63,15 +65,22 @@ public final class CallRecorder {
 
     private Timer timer(MeterRegistry registry, String outcome) {
         return Timer.builder("loom.sample.calls")
-            .description("Calls to the callee fired by the sample, from submission to outcome")
+            .description("Calls to the callee fired by the sample, from the start of their batch to their outcome")
             .tag("mode", this.mode)
             .tag("outcome", outcome)
             .register(registry);
     }
 
-    /** Marks request {@code index} as submitted now; call right before handing its task to the executor. */
+    /**
+     * Marks the start of the mode, right before the first submission: every request's latency is measured from
+     * here, since all of them are meant to be fired at once (a submitter that blocks does not shorten them).
+     */
+    public void start() {
+        this.startNanos = System.nanoTime();
+    }
+
+    /** Counts request {@code index} as submitted; call right before handing its task to the executor. */
     public void submitted(int index) {
-        this.submittedAt[index] = System.nanoTime();
         this.submitted.incrementAndGet();
     }
 
@@ -112,7 +121,7 @@ public final class CallRecorder {
     /** Counts every request without an outcome as failed ({@link FailureCause#OTHER}); returns how many. */
     public int abandonUnfinished() {
         int abandoned = 0;
-        for (int i = 0; i < this.submittedAt.length; i++) {
+        for (int i = 0; i < this.requests; i++) {
             if (this.outcome.get(i) == PENDING && end(i, 2 + FailureCause.OTHER.ordinal())) {
                 abandoned++;
             }
@@ -121,7 +130,7 @@ public final class CallRecorder {
     }
 
     private boolean end(int index, int result) {
-        long latency = System.nanoTime() - this.submittedAt[index];
+        long latency = System.nanoTime() - this.startNanos;
         if (!this.outcome.compareAndSet(index, PENDING, result)) {
             return false;
         }
@@ -137,7 +146,7 @@ public final class CallRecorder {
 
     /** Requests this recorder has room for. */
     public int requests() {
-        return this.submittedAt.length;
+        return this.requests;
     }
 
     public int submittedCount() {
@@ -160,9 +169,9 @@ public final class CallRecorder {
     public Summary summary() {
         int succeeded = 0;
         int[] failures = new int[FailureCause.values().length];
-        long[] latencies = new long[this.submittedAt.length];
+        long[] latencies = new long[this.requests];
         int n = 0;
-        for (int i = 0; i < this.submittedAt.length; i++) {
+        for (int i = 0; i < this.requests; i++) {
             int result = this.outcome.get(i);
             if (result == PENDING) {
                 continue;
@@ -194,8 +203,8 @@ public final class CallRecorder {
      *
      * @param succeeded requests that got an answer
      * @param failuresByCause failed requests indexed by {@link FailureCause#ordinal()}
-     * @param p50Ms median latency from submission to outcome
-     * @param p99Ms 99th percentile latency from submission to outcome
+     * @param p50Ms median latency from the mode's start to the outcome
+     * @param p99Ms 99th percentile latency from the mode's start to the outcome
      */
     public record Summary(int succeeded, int[] failuresByCause, long p50Ms, long p99Ms) {
 

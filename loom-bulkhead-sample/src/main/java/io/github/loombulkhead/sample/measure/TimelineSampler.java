@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.github.loombulkhead.sample.measure.JvmMetrics.GcTotals;
 import io.github.loombulkhead.sample.measure.NativeMemoryTracking.ThreadMemory;
 import io.github.loombulkhead.sample.report.TimelinePoint;
 import org.jspecify.annotations.Nullable;
@@ -45,9 +46,13 @@ public final class TimelineSampler implements AutoCloseable {
         awaitTick(this.scheduler.submit(() -> { }));
     }
 
-    /** Starts sampling one mode; {@code onTick} sees every point (e.g. to draw progress). */
-    public Sampling start(CallRecorder recorder, Listener onTick) {
-        Sampling sampling = new Sampling(recorder, onTick, System.nanoTime());
+    /**
+     * Starts sampling one mode; {@code onTick} sees every point (e.g. to draw progress).
+     * @param heapBaseline heap used after a full GC right before the mode, to measure the heap the tasks hold
+     * once the first request has ended; {@code null} not to measure it
+     */
+    public Sampling start(CallRecorder recorder, @Nullable Long heapBaseline, Listener onTick) {
+        Sampling sampling = new Sampling(recorder, heapBaseline, onTick, System.nanoTime());
         long period = this.interval.toNanos();
         sampling.future = this.scheduler.scheduleAtFixedRate(sampling::tick, period, period, TimeUnit.NANOSECONDS);
         return sampling;
@@ -88,6 +93,12 @@ public final class TimelineSampler implements AutoCloseable {
 
         private final long startNanos;
 
+        private final @Nullable Long heapBaseline;
+
+        private @Nullable Long retainedHeap;
+
+        private GcTotals probeGc = new GcTotals(0, 0);
+
         private final List<TimelinePoint> points = new ArrayList<>();
 
         private volatile @Nullable ScheduledFuture<?> future;
@@ -100,8 +111,9 @@ public final class TimelineSampler implements AutoCloseable {
 
         private @Nullable Long peakStackReservedDelta;
 
-        private Sampling(CallRecorder recorder, Listener listener, long startNanos) {
+        private Sampling(CallRecorder recorder, @Nullable Long heapBaseline, Listener listener, long startNanos) {
             this.recorder = recorder;
+            this.heapBaseline = heapBaseline;
             this.listener = listener;
             this.startNanos = startNanos;
         }
@@ -111,6 +123,9 @@ public final class TimelineSampler implements AutoCloseable {
             int inFlight = TimelineSampler.this.http.inFlight();
             int ended = this.recorder.endedCount();
             int waiting = Math.max(0, this.recorder.submittedCount() - ended - inFlight);
+            if (ended > 0 && this.heapBaseline != null && this.retainedHeap == null) {
+                probeHeap(this.heapBaseline);
+            }
             long heap = TimelineSampler.this.jvm.heapUsed();
             Long stack = null;
             if (this.ticks % NATIVE_MEMORY_EVERY == 0) {
@@ -122,6 +137,17 @@ public final class TimelineSampler implements AutoCloseable {
                     TimelineSampler.this.jvm.platformThreads(), this.recorder.virtualThreads(), heap, stack);
             record(point);
             this.listener.onPoint(point);
+        }
+
+        /**
+         * Once the first request has ended, every task has had a whole callee latency to start and wait: a full
+         * GC then shows what the queued, parked and running tasks hold.
+         */
+        private void probeHeap(long baseline) {
+            JvmMetrics jvm = TimelineSampler.this.jvm;
+            GcTotals before = jvm.gcTotals();
+            this.retainedHeap = jvm.heapUsedAfterFullGc() - baseline;
+            this.probeGc = jvm.gcTotals().minus(before);
         }
 
         private void record(TimelinePoint point) {
@@ -157,7 +183,7 @@ public final class TimelineSampler implements AutoCloseable {
             record(last);
             this.listener.onPoint(last);
             return new Result(List.copyOf(this.points), this.peakHeapUsed, this.peakInFlight,
-                    this.peakStackReservedDelta);
+                    this.peakStackReservedDelta, this.retainedHeap, this.probeGc);
         }
     }
 
@@ -168,8 +194,10 @@ public final class TimelineSampler implements AutoCloseable {
      * @param peakHeapUsed highest heap used
      * @param peakInFlight highest number of HTTP exchanges in progress
      * @param peakStackReservedDelta highest reserved thread-stack change, or {@code null} when not measured
+     * @param retainedHeap heap held by the tasks once the first request ended, or {@code null} when not measured
+     * @param probeGc the full GC that measured it
      */
     public record Result(List<TimelinePoint> points, long peakHeapUsed, int peakInFlight,
-            @Nullable Long peakStackReservedDelta) {
+            @Nullable Long peakStackReservedDelta, @Nullable Long retainedHeap, GcTotals probeGc) {
     }
 }

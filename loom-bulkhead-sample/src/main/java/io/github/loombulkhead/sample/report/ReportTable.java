@@ -26,7 +26,7 @@ public final class ReportTable {
                     (r) -> Formats.count(r.peakVirtualThreads())),
             new Column("heap used (peak)", "peakHeapUsedBytes", RunReport::peakHeapUsedBytes,
                     (r) -> Formats.megabytes(r.peakHeapUsedBytes())),
-            new Column("heap held by submitted work", "retainedHeapBytes", RunReport::retainedHeapBytes,
+            new Column("heap held by tasks", "retainedHeapBytes", RunReport::retainedHeapBytes,
                     (r) -> Formats.megabytesOrNa(r.retainedHeapBytes())),
             new Column("thread stacks reserved", "threadStackReservedDeltaBytes",
                     RunReport::threadStackReservedDeltaBytes,

@@ -14,16 +14,18 @@ import org.jspecify.annotations.Nullable;
  * @param failures the failed requests split by cause
  * @param successRate succeeded / requests, between 0 and 1
  * @param durationMs from the first submission until every request ended
- * @param p50Ms median latency from submission to outcome (succeeded or failed)
- * @param p99Ms 99th percentile latency from submission to outcome
+ * @param p50Ms median latency from the mode's start (all requests are fired at once) to each request's outcome,
+ * succeeded or failed
+ * @param p99Ms 99th percentile of the same
  * @param peakPlatformThreads highest number of live platform threads during the mode
  * @param baselinePlatformThreads live platform threads right before the mode
  * @param peakVirtualThreads highest number of the mode's tasks running on virtual threads at once
  * @param peakInFlight highest number of HTTP exchanges with the callee in progress at once (sampled)
  * @param peakHeapUsedBytes highest heap used (sampled)
  * @param baselineHeapUsedBytes heap used after a full GC right before the mode
- * @param retainedHeapBytes heap used after a full GC right after all tasks were submitted, minus the baseline:
- * what the waiting and running work holds ({@code null} when not measured)
+ * @param retainedHeapBytes heap used after a full GC taken once the first request has ended, minus the baseline:
+ * what the queued, parked and running tasks hold ({@code null} when not measured)
+ * @param heapProbeGcMs the pause of that full GC (it is part of the duration)
  * @param threadStackReservedDeltaBytes highest change of reserved thread-stack memory since the baseline (native
  * memory tracking; {@code null} when off)
  * @param threadStackCommittedDeltaBytes change of committed thread-stack memory at the end of the mode
@@ -36,7 +38,7 @@ import org.jspecify.annotations.Nullable;
 public record RunReport(String mode, int requests, int succeeded, int failed, Failures failures, double successRate,
         long durationMs, long p50Ms, long p99Ms, int peakPlatformThreads, int baselinePlatformThreads,
         int peakVirtualThreads, int peakInFlight, long peakHeapUsedBytes, long baselineHeapUsedBytes,
-        @Nullable Long retainedHeapBytes, @Nullable Long threadStackReservedDeltaBytes,
+        @Nullable Long retainedHeapBytes, long heapProbeGcMs, @Nullable Long threadStackReservedDeltaBytes,
         @Nullable Long threadStackCommittedDeltaBytes, @Nullable Long nativeThreadsDelta, long gcCount, long gcTimeMs,
         long cpuTimeMs, List<TimelinePoint> timeline) {
 

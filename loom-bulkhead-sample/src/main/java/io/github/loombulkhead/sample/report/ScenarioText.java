@@ -5,14 +5,15 @@ final class ScenarioText {
 
     static final String NOTES = """
             How to read it (all figures are for the caller JVM; the callee runs in its own JVM):
-            - duration: from the first submission until every request ended. p50 / p99: latency of each request \
-            from its submission to its outcome, succeeded or failed.
+            - duration: from the first submission until every request ended. p50 / p99: time from the mode's \
+            start (all requests are fired at once) to each request's outcome, succeeded or failed.
             - platform threads (peak): the most live platform threads during the mode, and the change from just \
             before it. virtual threads (peak): the most tasks running on virtual threads at once, parked ones \
             included.
             - heap used (peak): the highest sampled heap use, garbage included, so it depends on when GCs ran. \
-            heap held by submitted work: heap in use after a full GC taken right after all tasks were submitted, \
-            minus the same right before the mode: what the waiting and running work holds.
+            heap held by tasks: heap in use after a full GC taken once the first request has ended (every task \
+            has then had a whole callee latency to start and wait), minus the same right before the mode: what \
+            the queued, parked and running tasks hold. That GC's pause is part of the duration.
             - thread stacks reserved: change of the "Thread" stack reservation that native memory tracking \
             reports (like jcmd VM.native_memory summary.diff), the highest seen during the mode.
             - GC: collections during the mode and their time, the measuring full GC excluded.

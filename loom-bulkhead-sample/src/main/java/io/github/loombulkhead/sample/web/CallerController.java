@@ -92,7 +92,7 @@ class CallerController {
         return new RunReport(r.mode(), r.requests(), r.succeeded(), r.failed(), r.failures(), r.successRate(),
                 r.durationMs(), r.p50Ms(), r.p99Ms(), r.peakPlatformThreads(), r.baselinePlatformThreads(),
                 r.peakVirtualThreads(), r.peakInFlight(), r.peakHeapUsedBytes(), r.baselineHeapUsedBytes(),
-                r.retainedHeapBytes(), r.threadStackReservedDeltaBytes(), r.threadStackCommittedDeltaBytes(),
+                r.retainedHeapBytes(), r.heapProbeGcMs(), r.threadStackReservedDeltaBytes(), r.threadStackCommittedDeltaBytes(),
                 r.nativeThreadsDelta(), r.gcCount(), r.gcTimeMs(), r.cpuTimeMs(), List.of());
     }
 }

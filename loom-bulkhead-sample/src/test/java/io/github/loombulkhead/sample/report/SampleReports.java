@@ -1,0 +1,62 @@
+package io.github.loombulkhead.sample.report;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reports with known numbers, for rendering tests. */
+final class SampleReports {
+
+    private SampleReports() {
+    }
+
+    static Report threeModes() {
+        ScenarioReport scenario = new ScenarioReport(1_000, 100, 200, 300, 500, "25.0.3", 2, 500, "default",
+                List.of("thread-pool", "virtual-unbounded", "loom-bulkhead"), 1_073_741_824L, 500, 100, true, true,
+                "OpenJDK 64-Bit Server VM 25.0.3+9", "Linux 6.1 amd64", "2026-01-01T00:00:00Z");
+        return new Report(scenario, List.of(
+                run("thread-pool", 1_000, 0, 3_120, 131, 31, 0, 104_857_600L, timeline(32, 100, 131, 0, 0)),
+                run("virtual-unbounded", 200, 800, 520, 32, 31, 1_000, 0L, timeline(6, 1_000, 32, 1_000, 0)),
+                run("loom-bulkhead", 1_000, 0, 3_050, 33, 31, 100, 1_048_576L, timeline(31, 100, 33, 100, 1))));
+    }
+
+    /** A report whose runs measured no thread-stack memory (native memory tracking off). */
+    static Report withoutNativeMemory() {
+        Report report = threeModes();
+        List<RunReport> runs = report.runs()
+            .stream()
+            .map((r) -> new RunReport(r.mode(), r.requests(), r.succeeded(), r.failed(), r.failures(), r.successRate(),
+                    r.durationMs(), r.p50Ms(), r.p99Ms(), r.peakPlatformThreads(), r.baselinePlatformThreads(),
+                    r.peakVirtualThreads(), r.peakInFlight(), r.peakHeapUsedBytes(), r.baselineHeapUsedBytes(), null,
+                    0, null, null, null, r.gcCount(), r.gcTimeMs(), r.cpuTimeMs(),
+                    r.timeline()
+                        .stream()
+                        .map((p) -> new TimelinePoint(p.elapsedMs(), p.completed(), p.inFlight(), p.waiting(),
+                                p.platformThreads(), p.virtualThreads(), p.heapUsedBytes(), null))
+                        .toList()))
+            .toList();
+        return new Report(report.scenario(), runs);
+    }
+
+    private static RunReport run(String mode, int succeeded, int failed, long durationMs, int peakThreads,
+            int baselineThreads, int peakVirtual, long stackDelta, List<TimelinePoint> timeline) {
+        int requests = succeeded + failed;
+        return new RunReport(mode, requests, succeeded, failed, new RunReport.Failures(failed, 0, 0, 0),
+                (double) succeeded / requests, durationMs, durationMs / 2, durationMs - 20, peakThreads,
+                baselineThreads, peakVirtual, Math.min(peakVirtual == 0 ? 100 : peakVirtual, 1_000),
+                73_400_320L + peakVirtual * 1_000L, 30_000_000L, 2_500_000L + peakVirtual * 900L, 12L, stackDelta,
+                stackDelta / 20, (long) (peakThreads - baselineThreads), 2, 15, 900, timeline);
+    }
+
+    /** A time series that rises to its peaks and comes back, with the stack measure on every fifth point. */
+    private static List<TimelinePoint> timeline(int points, int inFlight, int threads, int virtual, int stackMb) {
+        List<TimelinePoint> timeline = new ArrayList<>();
+        for (int i = 1; i <= points; i++) {
+            double phase = Math.sin(Math.PI * i / (points + 1));
+            Long stack = (i % 5 == 0 || i == points) ? (long) (stackMb * 1_048_576L * phase * 100) : null;
+            timeline.add(new TimelinePoint(i * 100L, 1_000 * i / points, (int) (inFlight * phase),
+                    (int) (900 * (1 - (double) i / points)), 31 + (int) ((threads - 31) * phase),
+                    (int) (virtual * phase), 40_000_000L + (long) (30_000_000 * phase), stack));
+        }
+        return timeline;
+    }
+}

@@ -44,7 +44,8 @@ public final class LoomBulkheadHttpAutoConfiguration {
     PerHostBulkheads perHostBulkheads(LoomBulkheadProperties properties, BulkheadConfigMapper mapper,
             BulkheadRegistry registry) {
         LoomBulkheadProperties.PerHost perHost = properties.getHttp().getPerHost();
-        return PerHostBulkheads.of(registry, perHost.getNamePrefix(), mapper.perHostTemplate(), perHost.getMaxHosts());
+        return PerHostBulkheads.of(registry, perHost.getNamePrefix(), mapper.perHostTemplate(), perHost.getMaxHosts(),
+                properties.getInstances().keySet());
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -9,7 +9,8 @@ import java.lang.annotation.Target;
 import org.springframework.core.annotation.AliasFor;
 
 /**
- * Bounds concurrent calls of a method, or of every public method of a type, with the named bulkhead
+ * Bounds concurrent calls of a method, or of every public instance method of a type (except
+ * {@code equals}, {@code hashCode} and {@code toString}), with the named bulkhead
  * from the {@link io.github.loombulkhead.BulkheadRegistry}. Works on Spring beans and on HTTP
  * interface clients ({@code @HttpExchange} interfaces imported with {@code @ImportHttpServices}).
  *

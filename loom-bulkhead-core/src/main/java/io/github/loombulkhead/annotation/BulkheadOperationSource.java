@@ -246,10 +246,10 @@ final class BulkheadOperationSource {
         return MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class);
     }
 
-    /** A type annotation covers the public instance methods (not those of {@code Object}). */
+    /** A type annotation covers the public instance methods, except equals, hashCode and toString. */
     private static boolean typeLevelApplies(Method method) {
         int modifiers = method.getModifiers();
-        return Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers);
+        return Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers) && !ReflectionUtils.isObjectMethod(method);
     }
 
     private static boolean directlyAnnotated(Method method) {

@@ -118,7 +118,7 @@ class BulkheadAnnotationTest {
         typeLevel.first();
         typeLevel.second();
         typeLevel.own();
-        typeLevel.toString();
+        assertThat(typeLevel.toString()).isEqualTo("not bounded by the type annotation");
 
         assertThat(registry.bulkhead("type-level").getPermittedCount() - typeBefore).isEqualTo(2);
         assertThat(registry.bulkhead("method-level").getPermittedCount() - methodBefore).isEqualTo(1);
@@ -292,6 +292,11 @@ class BulkheadAnnotationTest {
 
         @Bulkhead(name = "method-level")
         public void own() {
+        }
+
+        @Override
+        public String toString() {
+            return "not bounded by the type annotation";
         }
     }
 

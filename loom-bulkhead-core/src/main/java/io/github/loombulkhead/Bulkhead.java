@@ -547,7 +547,6 @@ public final class Bulkhead {
         }
 
         void await() {
-            long deadline = this.enqueuedAt + Bulkhead.this.config.maxWaitNanos();
             for (;;) {
                 if (this.granted) {
                     return;
@@ -556,7 +555,8 @@ public final class Bulkhead {
                     throw this.rejection;
                 }
                 boolean interrupted = Thread.interrupted();
-                long remaining = deadline - System.nanoTime();
+                // Read the max wait on every wake-up: changeMaxWaitDuration applies to callers already waiting.
+                long remaining = this.enqueuedAt + Bulkhead.this.config.maxWaitNanos() - System.nanoTime();
                 if (interrupted || remaining <= 0) {
                     giveUp(interrupted);
                     return;

@@ -7,6 +7,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.Bulkhead;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
 import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorator;
+import io.github.loombulkhead.autoconfigure.http.CalleeClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,6 +18,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.service.registry.ImportHttpServices;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -213,6 +215,14 @@ class LoomBulkheadAutoConfigurationTests {
     }
 
     @Test
+    void warningNamesHttpInterfaceClientsToo(CapturedOutput output) {
+        this.contextRunner.withUserConfiguration(HttpClientConfiguration.class)
+            .run((context) -> assertThat(context).hasSingleBean(CalleeClient.class));
+        assertThat(output).containsPattern("@Bulkhead is used by 1 bean\\(s\\) \\[[^\\]]*CalleeClient[^\\]]*\\] but "
+                + "loom-bulkhead is INACTIVE");
+    }
+
+    @Test
     void warnsWhenDisabledByProperty(CapturedOutput output) {
         this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.enabled=false")
             .withUserConfiguration(AnnotatedServiceConfiguration.class)
@@ -224,6 +234,12 @@ class LoomBulkheadAutoConfigurationTests {
     void noWarningWithoutAnnotations(CapturedOutput output) {
         this.contextRunner.run((context) -> assertThat(context).hasSingleBean(InactiveBulkheadsReporter.class));
         assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportHttpServices(group = "callee", types = CalleeClient.class)
+    static class HttpClientConfiguration {
+
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -38,7 +38,6 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
         this.interceptor = new BulkheadMethodInterceptor(registry);
         this.bulkheadAdvisor = new BulkheadAnnotationAdvisor(this.interceptor);
         this.advisor = this.bulkheadAdvisor;
-        setBeforeExistingAdvisors(false);
     }
 
     /** Creates the threads that run asynchronous calls that had to wait (default: new virtual threads). */

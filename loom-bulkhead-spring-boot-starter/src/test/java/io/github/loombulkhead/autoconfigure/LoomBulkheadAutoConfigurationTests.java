@@ -59,6 +59,42 @@ class LoomBulkheadAutoConfigurationTests {
     }
 
     @Test
+    void referenceBurstSucceedsWithOnlyTheLimitSet() {
+        // The reference burst scaled in time: 1,000 tasks at once, limit 100, 30 ms each instead of 3 s.
+        this.contextRunner
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.instances.callee.max-concurrent-calls=100")
+            .run((context) -> {
+                java.util.concurrent.ExecutorService executor = context.getBean(BoundedVirtualExecutors.class)
+                    .create("callee");
+                java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.atomic.AtomicInteger maxRunning = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.List<java.util.concurrent.Future<?>> results = new java.util.ArrayList<>();
+                for (int i = 0; i < 1000; i++) {
+                    results.add(executor.submit(() -> {
+                        maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+                        try {
+                            Thread.sleep(30);
+                        }
+                        finally {
+                            running.decrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> result : results) {
+                    result.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                }
+                executor.shutdown();
+                io.github.loombulkhead.Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+                assertThat(callee.getPermittedCount()).isEqualTo(1000);
+                // A future completes just before its task gives the permit back.
+                org.awaitility.Awaitility.await().until(() -> callee.getCompletedCount() == 1000);
+                assertThat(callee.getRejectedCount()).isZero();
+                assertThat(maxRunning.get()).isEqualTo(100);
+            });
+    }
+
+    @Test
     void inactiveWithoutVirtualThreads() {
         this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(BulkheadRegistry.class)
             .doesNotHaveBean(BulkheadAnnotationBeanPostProcessor.class));

@@ -73,7 +73,8 @@ class TaskExecutionTests {
                 }
                 // Read through a method: the bean is a class-based proxy whose own fields are unused.
                 assertThat(worker.seen()).hasSize(5).containsOnly("async-1");
-                assertThat(bulkhead.getCompletedCount()).isEqualTo(5);
+                // A future completes just before its task gives the permit back.
+                await().until(() -> bulkhead.getCompletedCount() == 5);
                 assertThat(bulkhead.getPermittedCount()).isEqualTo(5);
             });
     }

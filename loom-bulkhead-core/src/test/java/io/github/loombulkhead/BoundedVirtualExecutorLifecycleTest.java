@@ -124,6 +124,28 @@ class BoundedVirtualExecutorLifecycleTest {
 
     @ParameterizedTest
     @EnumSource(Submitters.class)
+    void taskWhoseThreadStartsDuringShutdownNowIsInterruptedToo(Submitters submitters) throws Exception {
+        CountDownLatch threadStarted = new CountDownLatch(1);
+        CountDownLatch proceed = new CountDownLatch(1);
+        ThreadFactory slowToStart = (task) -> Thread.ofVirtual().unstarted(() -> {
+            threadStarted.countDown();
+            awaitUninterruptibly(proceed);
+            task.run();
+        });
+        AtomicBoolean interruptedInTask = new AtomicBoolean();
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("late-start").threadFactory(slowToStart).build();
+        executor.execute(() -> interruptedInTask.set(Thread.currentThread().isInterrupted()));
+        threadStarted.await();
+        assertThat(submitters.call(executor::shutdownNow).result().get(30, TimeUnit.SECONDS))
+            .as("the task holds a permit, it is not queued")
+            .isEmpty();
+        proceed.countDown();
+        assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(interruptedInTask).as("a task starting after shutdownNow runs interrupted").isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Submitters.class)
     void shutdownNowLeavesTasksOfOtherExecutorsOnASharedBulkheadAlone(Submitters submitters) throws Exception {
         Bulkhead shared = new Bulkhead("shared", BulkheadConfig.custom().maxConcurrentCalls(1).build());
         CountDownLatch gate = new CountDownLatch(1);
@@ -337,6 +359,8 @@ class BoundedVirtualExecutorLifecycleTest {
                 .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(IllegalStateException.class)
                 .withMessageContaining("no thread for you");
+            // The future fails first, the log line follows on the thread that handed over the permit.
+            eventually().until(() -> !log.records().isEmpty());
             assertThat(log.records()).singleElement()
                 .satisfies((record) -> assertThat(record.getLevel()).isEqualTo(Level.SEVERE));
         }

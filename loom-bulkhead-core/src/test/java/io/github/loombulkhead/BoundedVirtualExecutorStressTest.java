@@ -36,7 +36,8 @@ class BoundedVirtualExecutorStressTest {
      * started on those permits. Such a thread is past its last blocking point, so it is mounted on a
      * carrier: there are at most as many of them as the virtual-thread scheduler has carriers.
      */
-    private static final int FINISHING_THREADS = Runtime.getRuntime().availableProcessors() + 2;
+    private static final int FINISHING_THREADS = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+            Runtime.getRuntime().availableProcessors()) + 2;
 
     static Stream<Arguments> submittersAndFairness() {
         return Stream.of(Submitters.values())

@@ -217,6 +217,30 @@ class BulkheadTest {
         assertThat(bulkhead.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(1);
     }
 
+    @ParameterizedTest
+    @EnumSource(Submitters.class)
+    void longerMaxWaitAppliesToCallersAlreadyWaiting(Submitters callers) throws Exception {
+        Bulkhead bulkhead = bulkhead("longer", BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ofMillis(200)));
+        bulkhead.acquirePermission();
+        Submitters.Started<Outcome> caller = callers.call(() -> attempt(bulkhead));
+        eventually().until(() -> bulkhead.getWaitingCount() == 1);
+        RecordingWaiter waiter = new RecordingWaiter();
+        assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
+        bulkhead.changeMaxWaitDuration(Duration.ofHours(1));
+        // Three times the old max wait: both would have been rejected by now.
+        Thread.sleep(600);
+        assertThat(caller.result()).isNotDone();
+        assertThat(waiter.events).isEmpty();
+        assertThat(bulkhead.getWaitingCount()).isEqualTo(2);
+        bulkhead.onComplete(0);
+        assertThat(caller.result().get(30, TimeUnit.SECONDS).rejection()).isNull();
+        bulkhead.onComplete(0);
+        assertThat(waiter.events).containsExactly("permit");
+        bulkhead.onComplete(0);
+        assertThat(bulkhead.getRejectedCount()).isZero();
+        assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
     @Test
     void waiterThatTookAFreePermitIsNeverCalledBackNorWithdrawn() {
         Bulkhead bulkhead = bulkhead("waiters", BulkheadConfig.custom().maxConcurrentCalls(1));

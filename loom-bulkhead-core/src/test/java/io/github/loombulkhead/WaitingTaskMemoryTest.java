@@ -35,11 +35,15 @@ class WaitingTaskMemoryTest {
 
     @Test
     void queuedTaskCostsLittleHeapAndFarLessThanAParkedVirtualThread() throws Exception {
-        double queued = bytesPerQueuedTask();
-        double parked = bytesPerParkedVirtualThread();
+        Measurement queuedTasks = queuedTasks();
+        Measurement parkedThreads = parkedVirtualThreads();
+        double queued = queuedTasks.bytesPerTask();
+        double parked = parkedThreads.bytesPerTask();
         System.out.printf("heap per waiting task: %.0f B queued in BoundedVirtualExecutor (submit), "
                 + "%.0f B as a virtual thread parked on a Semaphore (%d tasks, ratio %.1fx)%n", queued, parked, TASKS,
                 parked / queued);
+        System.out.printf("time to make %d tasks wait: %d ms queued, %d ms as parked virtual threads%n", TASKS,
+                queuedTasks.elapsed().toMillis(), parkedThreads.elapsed().toMillis());
         assertThat(parked).as("a parked virtual thread costs measurable heap (sanity check of the measurement)")
             .isGreaterThan(400);
         assertThat(queued).as("bytes per queued task").isPositive();
@@ -48,10 +52,12 @@ class WaitingTaskMemoryTest {
             assertThat(queued).as("bytes per queued task").isLessThanOrEqualTo(MAX_BYTES_PER_QUEUED_TASK);
         }
         assertThat(parked / queued).as("parked thread cost / queued task cost").isGreaterThan(4);
+        assertThat(queuedTasks.elapsed()).as("queueing a task is cheaper than starting a thread that parks")
+            .isLessThan(parkedThreads.elapsed());
     }
 
     /** Queues {@code TASKS} submitted tasks behind one running task and measures what they added to the heap. */
-    private static double bytesPerQueuedTask() throws Exception {
+    private static Measurement queuedTasks() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("memory")
             .maxConcurrentCalls(1)
@@ -64,26 +70,29 @@ class WaitingTaskMemoryTest {
         warm.cancel(false);
         eventually().until(() -> executor.getBulkhead().getActiveCount() == 1);
         long before = usedHeapAfterGc();
+        long start = System.nanoTime();
         for (int i = 0; i < TASKS; i++) {
             int id = i;
             executor.submit(() -> SINK.add(id));
         }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(TASKS);
         long after = usedHeapAfterGc();
         List<Runnable> neverStarted = executor.shutdownNow();
         assertThat(neverStarted).hasSize(TASKS);
         gate.countDown();
         assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-        return (after - before) / (double) TASKS;
+        return new Measurement((after - before) / (double) TASKS, elapsed);
     }
 
     /** Parks {@code TASKS} virtual threads on a semaphore and measures what they added to the heap. */
-    private static double bytesPerParkedVirtualThread() throws Exception {
+    private static Measurement parkedVirtualThreads() throws Exception {
         Semaphore permits = new Semaphore(0, true);
         CountDownLatch done = new CountDownLatch(TASKS);
         Thread.ofVirtual().start(() -> {
         }).join();
         long before = usedHeapAfterGc();
+        long start = System.nanoTime();
         for (int i = 0; i < TASKS; i++) {
             int id = i;
             Thread.ofVirtual().start(() -> {
@@ -99,10 +108,14 @@ class WaitingTaskMemoryTest {
         }
         eventually().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20))
             .until(() -> permits.getQueueLength() == TASKS);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         long after = usedHeapAfterGc();
         permits.release();
         assertThat(done.await(1, TimeUnit.MINUTES)).isTrue();
-        return (after - before) / (double) TASKS;
+        return new Measurement((after - before) / (double) TASKS, elapsed);
+    }
+
+    private record Measurement(double bytesPerTask, Duration elapsed) {
     }
 
     private static boolean compressedOops() {

@@ -7,11 +7,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
@@ -69,7 +67,7 @@ public final class Bulkhead {
 
     private final Map<RejectionReason, LongAdder> rejected = new EnumMap<>(RejectionReason.class);
 
-    private final CopyOnWriteArrayList<BulkheadListener> listeners = new CopyOnWriteArrayList<>();
+    private final BulkheadListeners listeners = new BulkheadListeners();
 
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
@@ -112,7 +110,7 @@ public final class Bulkhead {
         if (tryAcquirePermission()) {
             return;
         }
-        ParkedWaiter waiter = new ParkedWaiter(Thread.currentThread());
+        ParkedWaiter waiter = new ParkedWaiter(this, Thread.currentThread());
         if (acquireOrEnqueue(waiter)) {
             return;
         }
@@ -237,9 +235,7 @@ public final class Bulkhead {
     public void onComplete(long executionNanos) {
         releasePermission();
         this.completed.increment();
-        for (BulkheadListener listener : this.listeners) {
-            listener.onCompleted(this, executionNanos);
-        }
+        this.listeners.completed(this, executionNanos);
     }
 
     private void releaseToWaiter() {
@@ -387,9 +383,7 @@ public final class Bulkhead {
             grant(waiter);
         }
         if (oldLimit != newLimit) {
-            for (BulkheadListener listener : this.listeners) {
-                listener.onLimitChanged(this, oldLimit, newLimit);
-            }
+            this.listeners.limitChanged(this, oldLimit, newLimit);
         }
     }
 
@@ -464,7 +458,7 @@ public final class Bulkhead {
     }
 
     public void addListener(BulkheadListener listener) {
-        this.listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+        this.listeners.add(listener);
     }
 
     public void removeListener(BulkheadListener listener) {
@@ -481,17 +475,13 @@ public final class Bulkhead {
 
     private void permitted(long waitNanos) {
         this.permitted.increment();
-        for (BulkheadListener listener : this.listeners) {
-            listener.onPermitted(this, waitNanos);
-        }
+        this.listeners.permitted(this, waitNanos);
     }
 
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
     BulkheadRejectedException rejection(RejectionReason reason, long waitNanos, String detail) {
         this.rejected.get(reason).increment();
-        for (BulkheadListener listener : this.listeners) {
-            listener.onRejected(this, reason, waitNanos);
-        }
+        this.listeners.rejected(this, reason, waitNanos);
         return new BulkheadRejectedException(this.name, reason, detail);
     }
 
@@ -519,71 +509,5 @@ public final class Bulkhead {
 
         /** The waiter will never get a permit; the rejection is already counted. */
         protected abstract void onReject(BulkheadRejectedException rejection);
-    }
-
-    /** A thread parked in {@link #acquirePermission()}. */
-    private final class ParkedWaiter extends Waiter {
-
-        private final Thread thread;
-
-        private volatile boolean granted;
-
-        private volatile BulkheadRejectedException rejection;
-
-        ParkedWaiter(Thread thread) {
-            this.thread = thread;
-        }
-
-        @Override
-        protected void onPermit(long waitNanos) {
-            this.granted = true;
-            LockSupport.unpark(this.thread);
-        }
-
-        @Override
-        protected void onReject(BulkheadRejectedException rejection) {
-            this.rejection = rejection;
-            LockSupport.unpark(this.thread);
-        }
-
-        void await() {
-            for (;;) {
-                if (this.granted) {
-                    return;
-                }
-                if (this.rejection != null) {
-                    throw this.rejection;
-                }
-                boolean interrupted = Thread.interrupted();
-                // Read the max wait on every wake-up: changeMaxWaitDuration applies to callers already waiting.
-                long remaining = this.enqueuedAt + Bulkhead.this.config.maxWaitNanos() - System.nanoTime();
-                if (interrupted || remaining <= 0) {
-                    giveUp(interrupted);
-                    return;
-                }
-                LockSupport.parkNanos(Bulkhead.this, remaining);
-            }
-        }
-
-        /** Leaves the queue unless a permit or a rejection arrived first; keeps a granted permit. */
-        private void giveUp(boolean interrupted) {
-            boolean withdrawn = withdraw(this);
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            long waited = System.nanoTime() - this.enqueuedAt;
-            if (withdrawn) {
-                throw interrupted ? rejection(RejectionReason.INTERRUPTED, waited, "interrupted while waiting")
-                        : rejection(RejectionReason.WAIT_TIMED_OUT, waited, "waited " + waited / 1_000_000
-                                + " ms, max wait " + Bulkhead.this.config.getMaxWaitDuration());
-            }
-            // Granted or rejected concurrently: the callback has run or is about to.
-            while (!this.granted && this.rejection == null) {
-                Thread.yield();
-            }
-            if (this.rejection != null) {
-                throw this.rejection;
-            }
-        }
     }
 }

@@ -42,6 +42,8 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             // retried (the kernel caps it at net.core.somaxconn).
             defaults.put("server.tomcat.accept-count", 4096);
             defaults.put("spring.application.name", "loom-bulkhead-sample-callee");
+            // Requests may still be sleeping when the caller stops the callee; nobody waits for their answers.
+            defaults.put("server.shutdown", "immediate");
         }
         else {
             defaults.put("spring.threads.virtual.enabled", "true");

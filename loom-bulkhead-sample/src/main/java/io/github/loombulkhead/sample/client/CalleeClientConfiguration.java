@@ -27,7 +27,7 @@ import org.springframework.web.service.registry.ImportHttpServices;
  * The caller's clients of the callee: HTTP interfaces in the {@code callee} service group on a RestClient
  * over Apache HttpClient 5, configured like the reference (a pool that is never the bottleneck, connect
  * timeout, read timeout, validation after 5 s of inactivity, idle eviction after 60 s). Starts the callee
- * in its own JVM unless {@code loom.sample.callee.url} points at a running one.
+ * in its own JVM once the context is up, unless {@code loom.sample.callee.url} points at a running one.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
@@ -46,10 +46,14 @@ public class CalleeClientConfiguration {
         List<String> arguments = List.of("--loom.sample.callee.capacity=" + scenario.calleeCapacity(),
                 "--loom.sample.callee.latency=" + scenario.calleeLatency().toMillis() + "ms");
         Path log = properties.reportDir().resolve("callee.log");
-        ManagedCallee managed = ManagedCallee.start(
-                new ManagedCallee.Settings(callee.port(), callee.jvmArguments(), callee.startupTimeout()), arguments,
-                log);
-        return CalleeEndpoint.managed(managed);
+        ManagedCallee.Settings settings = new ManagedCallee.Settings(callee.port(), callee.jvmArguments(),
+                callee.startupTimeout());
+        return CalleeEndpoint.managed(() -> ManagedCallee.start(settings, arguments, log));
+    }
+
+    @Bean
+    CalleeStarter calleeStarter(CalleeEndpoint callee) {
+        return new CalleeStarter(callee);
     }
 
     @Bean
@@ -86,7 +90,7 @@ public class CalleeClientConfiguration {
     RestClientHttpServiceGroupConfigurer calleeGroupConfigurer(CalleeEndpoint callee, CloseableHttpClient httpClient,
             HttpExchangeCounter counter) {
         return (groups) -> groups.filterByName(GROUP)
-            .forEachClient((group, builder) -> builder.baseUrl(callee.baseUrl().toString())
+            .forEachClient((group, builder) -> builder.uriBuilderFactory(new CalleeUriBuilderFactory(callee))
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(httpClient))
                 .requestInterceptor(counter));
     }

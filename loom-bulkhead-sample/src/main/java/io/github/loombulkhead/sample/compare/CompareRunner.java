@@ -2,9 +2,10 @@ package io.github.loombulkhead.sample.compare;
 
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.core.Ordered;
 
-/** Runs the comparison once the application has started ({@code loom.sample.run=compare}). */
-class CompareRunner implements ApplicationRunner {
+/** Runs the comparison once the application and its callee have started ({@code loom.sample.run=compare}). */
+class CompareRunner implements ApplicationRunner, Ordered {
 
     private final Comparison comparison;
 
@@ -15,5 +16,10 @@ class CompareRunner implements ApplicationRunner {
     @Override
     public void run(ApplicationArguments args) {
         this.comparison.run();
+    }
+
+    @Override
+    public int getOrder() {
+        return 0;
     }
 }

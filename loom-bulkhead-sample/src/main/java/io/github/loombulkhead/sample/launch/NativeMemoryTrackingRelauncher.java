@@ -27,7 +27,11 @@ public class NativeMemoryTrackingRelauncher implements ApplicationListener<Appli
         ConfigurableEnvironment environment = event.getEnvironment();
         boolean compare = SampleProperties.RUN_COMPARE.equals(environment.getProperty("loom.sample.run"))
                 && !"callee".equalsIgnoreCase(environment.getProperty("loom.sample.role", "caller"));
-        if (!compare || NativeMemoryTracking.isEnabledInThisJvm() || Boolean.getBoolean(RELAUNCHED)) {
+        if (Boolean.getBoolean(RELAUNCHED)) {
+            exitWithParent();
+            return;
+        }
+        if (!compare || NativeMemoryTracking.isEnabledInThisJvm()) {
             return;
         }
         List<String> jvmArguments = new ArrayList<>(JvmCommand.currentJvmArguments());
@@ -36,6 +40,11 @@ public class NativeMemoryTrackingRelauncher implements ApplicationListener<Appli
         List<String> command = JvmCommand.application(jvmArguments, List.of(event.getArgs()));
         System.out.println("Restarting with -XX:NativeMemoryTracking=summary to measure native thread-stack memory");
         System.exit(runToEnd(command));
+    }
+
+    /** The restarted JVM ends (running its shutdown hooks) should the JVM that started it be killed. */
+    private static void exitWithParent() {
+        ProcessHandle.current().parent().ifPresent((parent) -> parent.onExit().thenRun(() -> System.exit(130)));
     }
 
     private static int runToEnd(List<String> command) {

@@ -1,0 +1,25 @@
+package io.github.loombulkhead.sample.client;
+
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.core.Ordered;
+
+/** Starts the callee first thing once the caller's context is up, before the comparison runs. */
+class CalleeStarter implements ApplicationRunner, Ordered {
+
+    private final CalleeEndpoint callee;
+
+    CalleeStarter(CalleeEndpoint callee) {
+        this.callee = callee;
+    }
+
+    @Override
+    public void run(ApplicationArguments args) {
+        this.callee.start();
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+}

@@ -1,0 +1,177 @@
+package io.github.loombulkhead.sample.compare;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.github.loombulkhead.sample.LoomBulkheadSampleApplication;
+import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.client.CalleeEndpoint;
+import io.github.loombulkhead.sample.launch.ManagedCallee;
+import io.github.loombulkhead.sample.report.Chromium;
+import io.github.loombulkhead.sample.report.Report;
+import io.github.loombulkhead.sample.report.ReportPage;
+import io.github.loombulkhead.sample.report.ReportWriter;
+import io.github.loombulkhead.sample.report.RunReport;
+import io.github.loombulkhead.sample.report.TimelinePoint;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Runs the whole comparison once on a scaled-down scenario (real callee JVM, real HTTP, this JVM as the
+ * caller with native memory tracking on) and checks what the report shows, not how long it took.
+ * <p>
+ * Scenario: 450 requests, limit 90, callee with 100 workers answering in 800 ms, read timeout 1.3 s. The
+ * bounded modes never have more calls at the callee than it has workers, so every call succeeds with 500 ms
+ * to spare; unbounded, 450 calls reach it at once, the first 100 are served in time and the next wave would
+ * finish at 1.6 s, past the read timeout: about 100 / 450. The connect timeout is raised to 2 s so that a
+ * busy build machine does not turn slow connects into failures.
+ */
+class ComparisonTest {
+
+    static final int REQUESTS = 450;
+
+    static final int LIMIT = 90;
+
+    static final int CAPACITY = 100;
+
+    @TempDir
+    static Path reportDir;
+
+    private static ConfigurableApplicationContext context;
+
+    private static Report report;
+
+    private static Map<String, RunReport> runs;
+
+    private static long calleePid;
+
+    @BeforeAll
+    static void runComparison() {
+        context = new SpringApplicationBuilder(LoomBulkheadSampleApplication.class).run(
+                "--loom.sample.run=compare", "--loom.sample.requests=" + REQUESTS, "--loom.sample.limit=" + LIMIT,
+                "--loom.sample.callee.capacity=" + CAPACITY, "--loom.sample.callee.latency=800ms",
+                "--loom.sample.read-timeout=1300ms", "--loom.sample.connect-timeout=2s",
+                "--loom.sample.warmup-requests=140", "--loom.sample.progress=false",
+                "--loom.sample.report-dir=" + reportDir);
+        ManagedCallee callee = context.getBean(CalleeEndpoint.class).managed();
+        assertThat(callee).isNotNull();
+        calleePid = callee.pid();
+        report = new ReportWriter().read(reportDir.resolve("report.json"));
+        runs = report.runs().stream().collect(Collectors.toMap(RunReport::mode, Function.identity()));
+    }
+
+    @AfterAll
+    static void close() {
+        if (context != null) {
+            context.close();
+        }
+    }
+
+    @Test
+    void reportDescribesTheScenarioAndEveryModeInOrder() {
+        assertThat(report.scenario().requests()).isEqualTo(REQUESTS);
+        assertThat(report.scenario().limit()).isEqualTo(LIMIT);
+        assertThat(report.scenario().calleeCapacity()).isEqualTo(CAPACITY);
+        assertThat(report.scenario().calleeLatencyMs()).isEqualTo(800);
+        assertThat(report.scenario().readTimeoutMs()).isEqualTo(1300);
+        assertThat(report.scenario().javaVersion()).isEqualTo(System.getProperty("java.version"));
+        assertThat(report.scenario().cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(report.scenario().nativeMemoryTracking()).isTrue();
+        assertThat(report.runs()).extracting(RunReport::mode).containsExactlyElementsOf(Mode.ids());
+        for (RunReport run : report.runs()) {
+            assertThat(run.requests()).isEqualTo(REQUESTS);
+            assertThat(run.succeeded() + run.failed()).as(run.mode()).isEqualTo(REQUESTS);
+            RunReport.Failures f = run.failures();
+            assertThat(f.readTimeout() + f.connect() + f.rejected() + f.other()).as(run.mode()).isEqualTo(run.failed());
+            assertThat(run.successRate()).isEqualTo((double) run.succeeded() / REQUESTS);
+            assertThat(run.p50Ms()).isPositive().isLessThanOrEqualTo(run.p99Ms());
+            assertThat(run.p99Ms()).isLessThanOrEqualTo(run.durationMs());
+            List<TimelinePoint> timeline = run.timeline();
+            assertThat(timeline).as(run.mode() + " timeline").hasSizeGreaterThan(3);
+            assertThat(timeline.get(timeline.size() - 1).completed()).isEqualTo(REQUESTS);
+            assertThat(timeline).extracting(TimelinePoint::elapsedMs).isSorted();
+            assertThat(timeline).extracting(TimelinePoint::completed).isSorted();
+            assertThat(run.threadStackReservedDeltaBytes()).as(run.mode()).isNotNull();
+            assertThat(run.retainedHeapBytes()).as(run.mode()).isNotNull();
+        }
+    }
+
+    @Test
+    void boundedModesSucceedCompletelyBelowTheCalleesCapacity() {
+        for (Mode mode : List.of(Mode.THREAD_POOL, Mode.VIRTUAL_SEMAPHORE, Mode.LOOM_BULKHEAD, Mode.LOOM_BULKHEAD_HTTP,
+                Mode.SPRING_CONCURRENCY_LIMIT, Mode.RESILIENCE4J_BULKHEAD)) {
+            RunReport run = runs.get(mode.id());
+            assertThat(run.succeeded()).as(mode + " succeeded").isEqualTo(REQUESTS);
+            assertThat(run.peakInFlight()).as(mode + " calls at the callee at once").isLessThanOrEqualTo(LIMIT);
+        }
+    }
+
+    @Test
+    void unboundedVirtualThreadsOverwhelmTheCalleeAndMostCallsTimeOut() {
+        RunReport unbounded = runs.get("virtual-unbounded");
+        double expected = (double) CAPACITY / REQUESTS;
+        assertThat(unbounded.successRate()).as("success rate, expected about " + expected)
+            .isBetween(expected * 0.5, expected * 1.5);
+        assertThat(unbounded.failures().readTimeout()).as("read timeouts")
+            .isGreaterThanOrEqualTo(unbounded.failed() * 9 / 10);
+        assertThat(unbounded.peakInFlight()).as("calls at the callee at once").isGreaterThan(CAPACITY);
+        assertThat(unbounded.peakVirtualThreads()).isGreaterThan(CAPACITY);
+    }
+
+    @Test
+    void loomBulkheadNeedsNeitherAThreadPerPermitNorAThreadPerWaitingTask() {
+        RunReport pool = runs.get("thread-pool");
+        RunReport semaphore = runs.get("virtual-semaphore");
+        RunReport bulkhead = runs.get("loom-bulkhead");
+        assertThat(pool.peakPlatformThreads() - pool.baselinePlatformThreads()).as("thread-pool: new platform threads")
+            .isGreaterThanOrEqualTo(LIMIT);
+        assertThat(bulkhead.peakPlatformThreads()).as("loom-bulkhead peak platform threads")
+            .isLessThan(pool.peakPlatformThreads());
+        assertThat(bulkhead.peakPlatformThreads() - bulkhead.baselinePlatformThreads())
+            .as("loom-bulkhead: new platform threads (carriers at most)")
+            .isLessThan(LIMIT / 4);
+        assertThat(pool.threadStackReservedDeltaBytes()).as("thread-pool: thread stacks reserved")
+            .isGreaterThanOrEqualTo(LIMIT * 512L * 1024);
+        assertThat(bulkhead.threadStackReservedDeltaBytes()).as("loom-bulkhead: thread stacks reserved")
+            .isLessThan(pool.threadStackReservedDeltaBytes() / 4);
+        assertThat(pool.peakVirtualThreads()).isZero();
+        assertThat(bulkhead.peakVirtualThreads()).as("loom-bulkhead: virtual threads at once").isLessThanOrEqualTo(LIMIT);
+        assertThat(semaphore.peakVirtualThreads()).as("virtual-semaphore: virtual threads at once")
+            .isGreaterThan(2 * LIMIT);
+        assertThat(bulkhead.retainedHeapBytes()).as("heap held by loom-bulkhead's tasks vs virtual-semaphore's")
+            .isLessThan(semaphore.retainedHeapBytes());
+        // Same callee, same number of waves: within noise of each other (the bound is generous on purpose).
+        assertThat(bulkhead.durationMs()).as("loom-bulkhead duration vs thread-pool")
+            .isLessThan(pool.durationMs() * 3 / 2);
+    }
+
+    @Test
+    void reportFilesAreWrittenAndThePageShowsTheSameNumbers() throws Exception {
+        assertThat(Files.readString(reportDir.resolve("report.md"))).contains("| mode | duration | succeeded | failed |")
+            .contains(Mode.ids());
+        try (Chromium chromium = Chromium.start(reportDir.resolve("chromium-profile"))) {
+            ReportPage.open(chromium, reportDir.resolve("report.html")).assertMatches(report);
+        }
+    }
+
+    @Test
+    void calleeProcessEndsWithTheCaller() {
+        assertThat(ProcessHandle.of(calleePid)).as("callee running during the comparison").isPresent();
+        ConfigurableApplicationContext running = context;
+        context = null;
+        running.close();
+        await().until(() -> ProcessHandle.of(calleePid).map((p) -> !p.isAlive()).orElse(true));
+    }
+}

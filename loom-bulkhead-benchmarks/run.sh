@@ -53,5 +53,5 @@ fi
 
 exec "$JAVA" -jar loom-bulkhead-benchmarks/target/benchmarks.jar \
   --out=loom-bulkhead-benchmarks/target/benchmark-results \
-  "--command=loom-bulkhead-benchmarks/run.sh $*" \
+  "--command=loom-bulkhead-benchmarks/run.sh${args[*]+ ${args[*]}}" \
   ${args[@]+"${args[@]}"}

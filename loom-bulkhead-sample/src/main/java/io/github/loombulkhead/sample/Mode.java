@@ -42,6 +42,11 @@ public enum Mode {
         return this.id;
     }
 
+    /** Whether the mode limits how many calls reach the callee at once (all but {@code virtual-unbounded}). */
+    public boolean isBounded() {
+        return this != VIRTUAL_UNBOUNDED;
+    }
+
     /** All mode ids in the order the comparison runs them by default. */
     public static List<String> ids() {
         return Arrays.stream(values()).map(Mode::id).toList();

@@ -74,6 +74,11 @@ public final class ModeRunner {
         }
     }
 
+    /** Whether a run is in progress right now. */
+    public boolean isRunning() {
+        return this.running.isLocked();
+    }
+
     /** Runs {@code mode} briefly with calls that do not wait at the callee, to warm up both JVMs. */
     public void warmUp(Mode mode, int requests, int limit, Duration deadline) {
         if (!this.running.tryLock()) {
@@ -102,8 +107,11 @@ public final class ModeRunner {
         this.jvm.resetPeakPlatformThreads();
         try (ConcurrencyStrategy strategy = this.modes.create(mode, settings.requests(), settings.limit(),
                 settings.deadline())) {
-            TimelineSampler.Sampling sampling = this.sampler.start(recorder,
-                    settings.retainedHeap() ? baselineHeap : null, listener);
+            // Unbounded, every call is on the wire: a pause would let calls that timed out during it read answers
+            // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
+            boolean probeHeap = settings.retainedHeap() && mode.isBounded();
+            TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baselineHeap : null,
+                    listener);
             long start = System.nanoTime();
             recorder.start();
             CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * @param peakHeapUsedBytes highest heap used (sampled)
  * @param baselineHeapUsedBytes heap used after a full GC right before the mode
  * @param retainedHeapBytes heap used after a full GC taken once the first request has ended, minus the baseline:
- * what the queued, parked and running tasks hold ({@code null} when not measured)
+ * what the queued, parked and running tasks hold ({@code null} when not measured; never for virtual-unbounded,
+ * whose calls are all on the wire and would read late answers after the pause)
  * @param heapProbeGcMs the pause of that full GC (it is part of the duration)
  * @param threadStackReservedDeltaBytes highest change of reserved thread-stack memory since the baseline (native
  * memory tracking; {@code null} when off)

@@ -13,7 +13,9 @@ final class ScenarioText {
             - heap used (peak): the highest sampled heap use, garbage included, so it depends on when GCs ran. \
             heap held by tasks: heap in use after a full GC taken once the first request has ended (every task \
             has then had a whole callee latency to start and wait), minus the same right before the mode: what \
-            the queued, parked and running tasks hold. That GC's pause is part of the duration.
+            the queued, parked and running tasks hold. That GC's pause is part of the duration. Not taken for \
+            virtual-unbounded, where every call is on the wire and a pause would let timed-out calls read late \
+            answers.
             - thread stacks reserved: change of the "Thread" stack reservation that native memory tracking \
             reports (like jcmd VM.native_memory summary.diff), the highest seen during the mode.
             - GC: collections during the mode and their time, the measuring full GC excluded.

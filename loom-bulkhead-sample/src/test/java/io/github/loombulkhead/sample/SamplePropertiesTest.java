@@ -1,0 +1,84 @@
+package io.github.loombulkhead.sample;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** {@code loom.sample.*} binding: presets, explicit values winning over them, and bad values named. */
+class SamplePropertiesTest {
+
+    @Test
+    void defaultScaleIsTheReferenceScaledDownKeepingItsRatios() {
+        Scenario scenario = Scenario.from(bind(Map.of()));
+        assertThat(scenario).isEqualTo(new Scenario(Scale.DEFAULT, 1_000, 100, 200, Duration.ofMillis(300),
+                Duration.ofMillis(500), Duration.ofMillis(500), List.of(Mode.values())));
+        assertThat(scenario.readTimeout()).isLessThan(scenario.calleeLatency().multipliedBy(2));
+    }
+
+    @Test
+    void referenceScaleHasTheReferencesNumbers() {
+        Scenario scenario = Scenario.from(bind(Map.of("loom.sample.scale", "reference")));
+        assertThat(scenario.requests()).isEqualTo(1_000);
+        assertThat(scenario.limit()).isEqualTo(100);
+        assertThat(scenario.calleeCapacity()).isEqualTo(200);
+        assertThat(scenario.calleeLatency()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(scenario.readTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(scenario.connectTimeout()).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void explicitValuesWinOverThePreset() {
+        SampleProperties properties = bind(Map.of("loom.sample.scale", "reference", "loom.sample.requests", "2000",
+                "loom.sample.callee.latency", "1s", "loom.sample.modes", "loom-bulkhead,thread-pool",
+                "loom.sample.run", "compare"));
+        Scenario scenario = Scenario.from(properties);
+        assertThat(properties.isCompare()).isTrue();
+        assertThat(scenario.requests()).isEqualTo(2_000);
+        assertThat(scenario.calleeLatency()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(scenario.readTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(scenario.modes()).containsExactly(Mode.LOOM_BULKHEAD, Mode.THREAD_POOL);
+    }
+
+    @Test
+    void modeDeadlineLeavesRoomForEveryWaveToTimeOutTwice() {
+        Scenario reference = Scenario.from(bind(Map.of("loom.sample.scale", "reference")));
+        // 10 waves of (3 s + 5 s + 0.5 s), twice, plus 10 s.
+        assertThat(reference.modeDeadline()).isEqualTo(Duration.ofSeconds(180));
+        assertThat(Scenario.from(bind(Map.of())).modeDeadline()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void badValuesAreRejectedByName() {
+        assertRejected(Map.of("loom.sample.limit", "-1"), "loom.sample.limit must be at least 1, but was -1");
+        assertRejected(Map.of("loom.sample.requests", "0"), "loom.sample.requests must be at least 1, but was 0");
+        assertRejected(Map.of("loom.sample.callee.capacity", "0"), "loom.sample.callee.capacity must be at least 1");
+        assertRejected(Map.of("loom.sample.read-timeout", "0s"), "loom.sample.read-timeout must be a positive duration");
+        assertRejected(Map.of("loom.sample.callee.latency", "-1s"), "loom.sample.callee.latency must not be negative");
+        assertRejected(Map.of("loom.sample.callee.port", "70000"), "loom.sample.callee.port must be between 0");
+        assertRejected(Map.of("loom.sample.modes", "thread-pool,thread-pool"), "names 'thread-pool' twice");
+        assertRejected(Map.of("loom.sample.modes", "fast"), "unknown mode 'fast'; valid modes: thread-pool,");
+        assertRejected(Map.of("loom.sample.run", "benchmark"), "loom.sample.run must be 'compare'");
+        assertRejected(Map.of("loom.sample.callee.url", "localhost"), "loom.sample.callee.url must be an absolute");
+    }
+
+    private static void assertRejected(Map<String, String> values, String message) {
+        assertThatExceptionOfType(BindException.class).isThrownBy(() -> bind(values))
+            .havingRootCause()
+            .isInstanceOf(SampleArgumentException.class)
+            .withMessageContaining(message);
+    }
+
+    private static SampleProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("loom.sample",
+                SampleProperties.class);
+    }
+}

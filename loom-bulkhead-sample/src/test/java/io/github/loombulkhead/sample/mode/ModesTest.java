@@ -1,0 +1,118 @@
+package io.github.loombulkhead.sample.mode;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.sample.Mode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/** Each mode's strategy runs its tasks where the mode says and never lets more than the limit call at once. */
+class ModesTest {
+
+    private static final int TASKS = 60;
+
+    private static final int LIMIT = 7;
+
+    private final BulkheadRegistry registry = BulkheadRegistry.builder().build();
+
+    private final Modes modes = new Modes(this.registry);
+
+    @ParameterizedTest
+    @EnumSource(value = Mode.class, names = { "THREAD_POOL", "VIRTUAL_SEMAPHORE", "LOOM_BULKHEAD",
+            "SPRING_CONCURRENCY_LIMIT", "RESILIENCE4J_BULKHEAD" })
+    void boundedModesReachTheLimitAndNeverExceedIt(Mode mode) {
+        Probe probe = run(mode);
+        assertThat(probe.max.get()).as(mode + ": most calls at once").isEqualTo(LIMIT);
+        assertThat(probe.completed.get()).isEqualTo(TASKS);
+        assertThat(probe.onVirtualThreads.get()).as(mode + " runs calls on virtual threads")
+            .isEqualTo(mode != Mode.THREAD_POOL);
+        assertThat(probe.onPlatformThreads.get()).isEqualTo(mode == Mode.THREAD_POOL);
+    }
+
+    @Test
+    void unboundedModeRunsEveryTaskAtOnceOnVirtualThreads() {
+        Probe probe = run(Mode.VIRTUAL_UNBOUNDED);
+        assertThat(probe.max.get()).isGreaterThan(LIMIT);
+        assertThat(probe.completed.get()).isEqualTo(TASKS);
+        assertThat(probe.onPlatformThreads.get()).isFalse();
+    }
+
+    @Test
+    void httpModeSizesTheAnnotatedClientsBulkheadAndRunsUnboundedVirtualThreads() {
+        try (ConcurrencyStrategy strategy = this.modes.create(Mode.LOOM_BULKHEAD_HTTP, TASKS, LIMIT,
+                Duration.ofSeconds(42))) {
+            assertThat(this.registry.bulkhead(Modes.HTTP_BULKHEAD_NAME).getLimit()).isEqualTo(LIMIT);
+            assertThat(this.registry.bulkhead(Modes.HTTP_BULKHEAD_NAME).getConfig().getMaxWaitDuration())
+                .isEqualTo(Duration.ofSeconds(42));
+            assertThat(strategy).isInstanceOf(VirtualUnboundedStrategy.class);
+        }
+    }
+
+    @Test
+    void httpModeWithoutTheStarterSaysWhatIsMissing() {
+        assertThatIllegalStateException()
+            .isThrownBy(() -> new Modes(null).create(Mode.LOOM_BULKHEAD_HTTP, TASKS, LIMIT, Duration.ofSeconds(1)))
+            .withMessageContaining("spring.threads.virtual.enabled=true");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Mode.class, names = { "THREAD_POOL", "VIRTUAL_UNBOUNDED", "VIRTUAL_SEMAPHORE",
+            "LOOM_BULKHEAD", "RESILIENCE4J_BULKHEAD" })
+    void closingShutsTheExecutorDown(Mode mode) {
+        ConcurrencyStrategy strategy = this.modes.create(mode, TASKS, LIMIT, Duration.ofSeconds(30));
+        strategy.close();
+        assertThat(((ExecutorService) strategy.executor()).isTerminated()).isTrue();
+    }
+
+    private Probe run(Mode mode) {
+        Probe probe = new Probe();
+        try (ConcurrencyStrategy strategy = this.modes.create(mode, TASKS, LIMIT, Duration.ofSeconds(30))) {
+            List<CompletableFuture<Void>> futures = new ArrayList<>();
+            for (int i = 0; i < TASKS; i++) {
+                futures.add(CompletableFuture.runAsync(strategy.decorate(probe::call), strategy.executor()));
+            }
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
+        }
+        return probe;
+    }
+
+    /** A call that takes a little while and records how many calls overlapped and where they ran. */
+    static final class Probe {
+
+        final AtomicInteger current = new AtomicInteger();
+
+        final AtomicInteger max = new AtomicInteger();
+
+        final AtomicInteger completed = new AtomicInteger();
+
+        final AtomicBoolean onVirtualThreads = new AtomicBoolean();
+
+        final AtomicBoolean onPlatformThreads = new AtomicBoolean();
+
+        void call() {
+            (Thread.currentThread().isVirtual() ? this.onVirtualThreads : this.onPlatformThreads).set(true);
+            this.max.accumulateAndGet(this.current.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(30);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            finally {
+                this.current.decrementAndGet();
+                this.completed.incrementAndGet();
+            }
+        }
+    }
+}

@@ -99,7 +99,13 @@ final class BulkheadOperationSource {
                         + " method; make it a public instance method or remove the annotation");
             }
         }, ReflectionUtils.USER_DECLARED_METHODS);
-        for (Method method : targetClass.getMethods()) {
+        // Public methods (interface methods of JDK proxies included) and the package-private and protected
+        // methods a class-based proxy intercepts as well.
+        List<Method> candidates = new ArrayList<>(Arrays.asList(targetClass.getMethods()));
+        ReflectionUtils.doWithMethods(targetClass, candidates::add,
+                (method) -> !Modifier.isPublic(method.getModifiers()) && !Modifier.isPrivate(method.getModifiers())
+                        && !Modifier.isStatic(method.getModifiers()) && method.getDeclaringClass() != Object.class);
+        for (Method method : candidates) {
             if (!method.isBridge() && !method.isSynthetic() && isAnnotated(method, targetClass)) {
                 getOperation(method, targetClass);
             }

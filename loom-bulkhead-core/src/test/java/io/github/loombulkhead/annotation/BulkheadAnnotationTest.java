@@ -150,6 +150,21 @@ class BulkheadAnnotationTest {
         assertThat(registry.bulkhead("not-configured").getPermittedCount()).isEqualTo(2);
     }
 
+    @Test
+    void packagePrivateMethodsAreBoundedAndTheirBulkheadsExistFromStartup() {
+        // Created when the bean was proxied, as for public methods.
+        assertThat(registry.find("package-private")).hasValueSatisfying(
+                (bulkhead) -> assertThat(bulkhead.getPermittedCount()).isZero());
+        assertThat(registry.find("package-private-async")).isPresent();
+        PackagePrivate bean = context.getBean(PackagePrivate.class);
+
+        assertThat(bean.build()).isEqualTo(1);
+        assertThat(bean.buildAsync().join()).isEqualTo(1);
+
+        assertAllFree(registry.find("package-private").orElseThrow(), 1);
+        assertAllFree(registry.find("package-private-async").orElseThrow(), 1);
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class Config {
 
@@ -201,6 +216,31 @@ class BulkheadAnnotationTest {
         @Bean
         Aliased aliased() {
             return new Aliased();
+        }
+
+        @Bean
+        PackagePrivate packagePrivate(BulkheadRegistry registry) {
+            return new PackagePrivate(registry);
+        }
+    }
+
+    /** Package-private methods, as in a typical {@code @Service}; each returns its bulkhead's active count. */
+    static class PackagePrivate {
+
+        private final BulkheadRegistry registry;
+
+        PackagePrivate(BulkheadRegistry registry) {
+            this.registry = registry;
+        }
+
+        @Bulkhead("package-private")
+        int build() {
+            return this.registry.bulkhead("package-private").getActiveCount();
+        }
+
+        @Bulkhead("package-private-async")
+        CompletableFuture<Integer> buildAsync() {
+            return CompletableFuture.completedFuture(this.registry.bulkhead("package-private-async").getActiveCount());
         }
     }
 

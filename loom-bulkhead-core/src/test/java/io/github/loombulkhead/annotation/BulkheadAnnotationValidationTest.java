@@ -59,6 +59,18 @@ class BulkheadAnnotationValidationTest {
     }
 
     @Test
+    void aBlankNameOnAPackagePrivateMethodFailsStartup() {
+        assertStartupFails(PackagePrivateBlankName.class, "PackagePrivateBlankName.call()",
+                "the bulkhead name is blank");
+    }
+
+    @Test
+    void aPlainFutureOnAProtectedMethodFailsStartup() {
+        assertStartupFails(ProtectedFuture.class, "ProtectedFuture.call()",
+                "java.util.concurrent.Future is not supported");
+    }
+
+    @Test
     void aPrivateMethodFailsStartup() {
         assertStartupFails(PrivateMethod.class, "PrivateMethod.hidden()", "cannot intercept a private method");
     }
@@ -165,6 +177,23 @@ class BulkheadAnnotationValidationTest {
         @Bulkhead
         public void call() {
             Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static class PackagePrivateBlankName {
+
+        @Bulkhead(" ")
+        void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static class ProtectedFuture {
+
+        @Bulkhead("protected-future")
+        protected Future<String> call() {
+            Invocations.COUNT.incrementAndGet();
+            return CompletableFuture.completedFuture("never");
         }
     }
 

@@ -256,7 +256,7 @@ class BulkheadAnnotationTest {
         public String build(int id) {
             this.gauge.enter();
             try {
-                Thread.sleep(10);
+                Thread.sleep(30);
                 return "report-" + id;
             }
             catch (InterruptedException ex) {

@@ -80,7 +80,7 @@ class HttpInterfaceBulkheadTest {
     void aTypeAnnotationBoundsEveryCallOfTheClient() throws Exception {
         CalleeClient client = context.getBean(CalleeClient.class);
 
-        List<String> bodies = Calls.concurrently(CALLS, (i) -> client.slow(20));
+        List<String> bodies = Calls.concurrently(CALLS, (i) -> client.slow(50));
 
         assertThat(bodies).hasSize(CALLS).containsOnly("ok");
         assertThat(server.requests()).isEqualTo(CALLS);
@@ -103,7 +103,7 @@ class HttpInterfaceBulkheadTest {
         CalleeClient client = context.getBean(CalleeClient.class);
         long calleeBefore = registry.bulkhead("callee").getPermittedCount();
 
-        Calls.concurrently(60, (i) -> client.slowInFastLane(20));
+        Calls.concurrently(60, (i) -> client.slowInFastLane(50));
 
         assertThat(server.maxConcurrent()).isEqualTo(3);
         assertAllFree(registry.find("callee-fast-lane").orElseThrow(), 60);
@@ -114,7 +114,7 @@ class HttpInterfaceBulkheadTest {
     void onlyTheAnnotatedMethodOfAnInterfaceIsBounded() throws Exception {
         MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
 
-        Calls.concurrently(60, (i) -> client.bounded(20));
+        Calls.concurrently(60, (i) -> client.bounded(50));
         assertThat(server.maxConcurrent()).isEqualTo(4);
         server.reset();
         Calls.concurrently(60, (i) -> client.unbounded(50));

@@ -45,11 +45,18 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
 
     private RestClient client;
 
+    /** Long enough that no healthy exchange times out on a loaded machine; only {@code /hang} reaches it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
+
     void setUp(ClientKind kind, int limit) {
+        setUp(kind, limit, READ_TIMEOUT);
+    }
+
+    void setUp(ClientKind kind, int limit, Duration readTimeout) {
         this.bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(limit).build());
         this.client = RestClient.builder()
             .baseUrl(this.server.baseUrl())
-            .requestFactory(kind.create(this.bulkhead, Duration.ofMillis(500), this.resources))
+            .requestFactory(kind.create(this.bulkhead, readTimeout, this.resources))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(this.bulkhead))
             .build();
     }
@@ -70,7 +77,8 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
     @ParameterizedTest
     @EnumSource(ClientKind.class)
     void everyFaultLeavesAllPermitsFree(ClientKind kind) throws Exception {
-        setUp(kind, 3);
+        // Short, for the read timeout of /hang; every other exchange here is a single quick one.
+        setUp(kind, 3, Duration.ofSeconds(1));
 
         URI refused = closedPort();
         assertThatExceptionOfType(ResourceAccessException.class)

@@ -49,13 +49,13 @@ class PooledHttpRequestFactoriesTest {
             .requestFactory(track(PooledHttpRequestFactories.forHosts(registry, "host:", template, 2).build()))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:", template, 2))
             .build();
-        Calls.concurrently(40, (i) -> client.get().uri("/slow?ms=20").retrieve().body(String.class));
+        Calls.concurrently(40, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
         assertThat(this.server.maxConcurrent()).isEqualTo(5);
 
         Bulkhead host = registry.find("host:" + this.server.baseUrl()).orElseThrow();
         host.changeLimit(12);
         this.server.reset();
-        Calls.concurrently(120, (i) -> client.get().uri("/slow?ms=20").retrieve().body(String.class));
+        Calls.concurrently(120, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
 
         assertThat(this.server.maxConcurrent()).isEqualTo(12);
     }

@@ -144,7 +144,10 @@ public final class PooledHttpRequestFactories {
 
         /** A new request factory with its own client and pool; destroy it (or let Spring) to close them. */
         public HttpComponentsClientHttpRequestFactory build() {
+            // System properties (proxy, TLS protocols, credentials) apply, as for Spring's and Spring Boot's
+            // default HttpClient 5 clients.
             PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
+                .useSystemProperties()
                 .setMaxConnTotal(PoolSizer.total(this.maxPerRoute, this.routes))
                 .setMaxConnPerRoute(this.maxPerRoute)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -155,6 +158,7 @@ public final class PooledHttpRequestFactories {
                 .build();
             this.binder.accept(new PoolSizer(manager, this.maxPerRoute, this.routes));
             HttpClientBuilder client = HttpClients.custom()
+                .useSystemProperties()
                 .setConnectionManager(manager)
                 .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
             this.clientCustomizer.accept(client);

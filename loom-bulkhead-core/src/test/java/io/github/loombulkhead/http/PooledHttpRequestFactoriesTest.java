@@ -1,5 +1,7 @@
 package io.github.loombulkhead.http;
 
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,6 +97,26 @@ class PooledHttpRequestFactoriesTest {
         assertThatExceptionOfType(ResourceAccessException.class)
             .isThrownBy(() -> client.get().uri("/hang").retrieve().body(String.class))
             .withMessageContaining("Read timed out");
+    }
+
+    @Test
+    void theSystemProxyIsUsedAsBySpringsDefaultClient() {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
+        ProxySelector previous = ProxySelector.getDefault();
+        // The loopback server acts as the proxy: it gets the absolute-form request for the unresolvable host.
+        ProxySelector.setDefault(ProxySelector.of(new InetSocketAddress("127.0.0.1", this.server.port())));
+        try {
+            RestClient client = RestClient.builder()
+                .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead).build()))
+                .build();
+
+            assertThat(client.get().uri("http://callee.invalid/slow?ms=0").retrieve().body(String.class))
+                .isEqualTo("ok");
+        }
+        finally {
+            ProxySelector.setDefault(previous);
+        }
+        assertThat(this.server.requests()).isEqualTo(1);
     }
 
     @Test

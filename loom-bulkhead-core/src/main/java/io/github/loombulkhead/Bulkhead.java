@@ -55,6 +55,9 @@ public final class Bulkhead {
 
     private final ReentrantLock lock = new ReentrantLock();
 
+    /** Serializes limit changes, so listeners see them in order. */
+    private final ReentrantLock limitChange = new ReentrantLock();
+
     /** Guarded by lock; may hold withdrawn entries, dropped lazily. */
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
@@ -347,7 +350,8 @@ public final class Bulkhead {
 
     /**
      * Changes the limit. Growing hands permits to waiters at once; shrinking never blocks and takes
-     * effect as running calls finish.
+     * effect as running calls finish. Listeners hear of a larger limit before anyone can use the new
+     * permits, so what is sized from the limit (a connection pool) grows first.
      * @throws IllegalArgumentException if {@code newLimit} is below 1
      */
     public void changeLimit(int newLimit) {
@@ -355,11 +359,26 @@ public final class Bulkhead {
             throw new IllegalArgumentException("Bulkhead '" + this.name
                     + "': maxConcurrentCalls must be at least 1 but was " + newLimit);
         }
+        this.limitChange.lock();
+        try {
+            int oldLimit = this.limit;
+            if (newLimit > oldLimit) {
+                this.listeners.limitChanged(this, oldLimit, newLimit);
+            }
+            applyLimit(newLimit);
+            if (newLimit < oldLimit) {
+                this.listeners.limitChanged(this, oldLimit, newLimit);
+            }
+        }
+        finally {
+            this.limitChange.unlock();
+        }
+    }
+
+    private void applyLimit(int newLimit) {
         List<Waiter> granted = new ArrayList<>();
-        int oldLimit;
         this.lock.lock();
         try {
-            oldLimit = this.limit;
             this.limit = newLimit;
             this.config = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit).build();
             for (;;) {
@@ -381,9 +400,6 @@ public final class Bulkhead {
         }
         for (Waiter waiter : granted) {
             grant(waiter);
-        }
-        if (oldLimit != newLimit) {
-            this.listeners.limitChanged(this, oldLimit, newLimit);
         }
     }
 

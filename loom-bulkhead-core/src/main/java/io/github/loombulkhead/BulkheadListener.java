@@ -18,7 +18,10 @@ public interface BulkheadListener {
     default void onCompleted(Bulkhead bulkhead, long executionNanos) {
     }
 
-    /** The limit was changed at runtime. */
+    /**
+     * The limit was changed at runtime. A larger limit is reported before any call can take the new
+     * permits, so resources sized from the limit can grow first; a smaller one after it applies.
+     */
     default void onLimitChanged(Bulkhead bulkhead, int oldLimit, int newLimit) {
     }
 }

@@ -312,6 +312,32 @@ class BulkheadTest {
     }
 
     @Test
+    void aLargerLimitIsReportedBeforeAnyoneCanUseTheNewPermits() {
+        Bulkhead bulkhead = bulkhead("growing", BulkheadConfig.custom().maxConcurrentCalls(1));
+        assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        RecordingWaiter waiter = new RecordingWaiter();
+        assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
+        List<String> seenByListener = new ArrayList<>();
+        bulkhead.addListener(new BulkheadListener() {
+            @Override
+            public void onLimitChanged(Bulkhead changed, int oldLimit, int newLimit) {
+                // What a connection pool sized from the limit must see: nobody holds a new permit yet.
+                seenByListener.add(oldLimit + " -> " + newLimit + ": free " + changed.tryAcquirePermission()
+                        + ", waiter " + waiter.events);
+            }
+        });
+
+        bulkhead.changeLimit(3);
+
+        assertThat(seenByListener).containsExactly("1 -> 3: free false, waiter []");
+        assertThat(waiter.events).containsExactly("permit");
+        assertThat(bulkhead.getActiveCount()).isEqualTo(2);
+        assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        bulkhead.changeLimit(1);
+        assertThat(seenByListener).containsExactly("1 -> 3: free false, waiter []", "3 -> 1: free false, waiter [permit]");
+    }
+
+    @Test
     void limitChangesAreReportedOnce() {
         RecordingListener listener = new RecordingListener();
         Bulkhead bulkhead = bulkhead("limits", BulkheadConfig.custom().maxConcurrentCalls(3));

@@ -5,6 +5,8 @@ import java.net.ProxySelector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -21,6 +23,7 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /** The HttpClient 5 pool agrees with the bulkhead limits, and the timeouts given are the ones used. */
 class PooledHttpRequestFactoriesTest {
@@ -60,6 +63,36 @@ class PooledHttpRequestFactoriesTest {
         Calls.concurrently(120, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
 
         assertThat(this.server.maxConcurrent()).isEqualTo(12);
+    }
+
+    @Test
+    void callsWaitingWhenTheLimitIsRaisedGetAConnectionAtOnce() throws Exception {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(2).build());
+        RestClient client = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
+                // Longer than the await below: a call stuck in the pool would be noticed, not time out.
+                .connectionRequestTimeout(Duration.ofSeconds(60))
+                .build()))
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        List<CompletableFuture<String>> streams = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            streams.add(CompletableFuture.supplyAsync(() -> client.get().uri("/stream").retrieve().body(String.class),
+                    (task) -> Thread.ofVirtual().start(task)));
+        }
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> this.server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
+
+        bulkhead.changeLimit(4);
+
+        // The pool grew before the waiting calls got their permits, so they do not queue again for a connection.
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 4);
+        this.server.openStreamGate();
+        for (CompletableFuture<String> stream : streams) {
+            assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
+        }
+        assertThat(this.server.maxConcurrent()).isEqualTo(4);
     }
 
     @Test

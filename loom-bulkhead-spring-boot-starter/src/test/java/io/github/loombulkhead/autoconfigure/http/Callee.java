@@ -5,6 +5,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +32,8 @@ final class Callee implements AutoCloseable {
     private final AtomicInteger maxInFlight = new AtomicInteger();
 
     private final AtomicInteger total = new AtomicInteger();
+
+    private final Set<String> userAgents = ConcurrentHashMap.newKeySet();
 
     private volatile CountDownLatch gate = new CountDownLatch(1);
 
@@ -59,6 +63,8 @@ final class Callee implements AutoCloseable {
         int now = this.inFlight.incrementAndGet();
         this.maxInFlight.accumulateAndGet(now, Math::max);
         this.total.incrementAndGet();
+        String userAgent = exchange.getRequestHeaders().getFirst("User-Agent");
+        this.userAgents.add((userAgent != null) ? userAgent : "none");
         try {
             if (!this.gate.await(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("callee gate was never released");
@@ -89,6 +95,11 @@ final class Callee implements AutoCloseable {
         return this.total.get();
     }
 
+    /** The {@code User-Agent} headers seen, which name the HTTP client library that sent the requests. */
+    Set<String> userAgents() {
+        return Set.copyOf(this.userAgents);
+    }
+
     /** Lets every held and future request answer. */
     void release() {
         this.gate.countDown();
@@ -99,6 +110,7 @@ final class Callee implements AutoCloseable {
         this.gate = new CountDownLatch(1);
         this.maxInFlight.set(0);
         this.total.set(0);
+        this.userAgents.clear();
     }
 
     @Override

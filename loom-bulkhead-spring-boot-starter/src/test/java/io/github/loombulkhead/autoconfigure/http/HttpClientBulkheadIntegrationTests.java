@@ -21,7 +21,6 @@ import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfig
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -33,15 +32,17 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The whole path as an application uses it: an {@code @HttpExchange} client annotated {@code @Bulkhead("x")},
- * configured only through properties, calling a real server over Apache HttpClient 5, with Actuator on an
- * embedded Tomcat at a random port reporting exactly what happened.
+ * The application of the adoption story, and nothing more: the starter, {@code spring.threads.virtual.enabled},
+ * an {@code @HttpExchange} client annotated {@code @Bulkhead("x")} and
+ * {@code loom.bulkhead.instances.x.max-concurrent-calls}; besides, only what any such application has (the
+ * service group's base URL) and Actuator's own switches to expose the endpoints and grant writes. Its calls to a
+ * real server go over Apache HttpClient 5 and are bounded, measured exactly and tuned at runtime over HTTP.
  */
 @SpringBootTest(classes = HttpClientBulkheadIntegrationTests.TestApplication.class,
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "loom.bulkhead.instances.x.max-concurrent-calls=8",
-                "loom.bulkhead.instances.x.queue-capacity=2",
-                "management.endpoints.web.exposure.include=bulkheads,metrics,prometheus" })
+                "management.endpoints.web.exposure.include=bulkheads,metrics,prometheus",
+                "management.endpoint.bulkheads.access=unrestricted" })
 @AutoConfigureMetrics
 class HttpClientBulkheadIntegrationTests {
 
@@ -67,8 +68,15 @@ class HttpClientBulkheadIntegrationTests {
     }
 
     @Test
-    void calleeNeverSeesMoreThanTheLimitAndActuatorReportsExactCounts() throws InterruptedException {
-        Bulkhead x = this.registry.bulkhead("x");
+    void boundedMeasuredAndTunableWithOnlyTheLimitConfigured() throws InterruptedException {
+        // Configured from startup: the limit set, everything else from the defaults.
+        String initial = actuator().get().uri("/bulkheads/x").retrieve().body(String.class);
+        assertThat(JsonPath.<Integer>read(initial, "$.limit")).isEqualTo(8);
+        assertThat(JsonPath.<String>read(initial, "$.config.maxWaitDuration")).isEqualTo("PT1M");
+        assertThat(JsonPath.<Integer>read(initial, "$.config.queueCapacity")).isEqualTo(10_000);
+        assertThat(JsonPath.<Boolean>read(initial, "$.config.fair")).isTrue();
+
+        Bulkhead x = this.registry.find("x").orElseThrow();
         Queue<String> answers = new ConcurrentLinkedQueue<>();
         List<Thread> callers = new ArrayList<>();
         // 8 calls hold every permit; the pool (HttpClient 5 defaults to 5 per route) must not cap them below 8.
@@ -76,92 +84,102 @@ class HttpClientBulkheadIntegrationTests {
             callers.add(Thread.ofVirtual().start(() -> answers.add(this.client.slow())));
         }
         await().until(() -> callee.inFlight() == 8);
-        // 2 more wait in the bulkhead's queue (capacity 2) without reaching the callee.
+        // 2 more wait in the bulkhead's queue without reaching the callee.
         for (int i = 0; i < 2; i++) {
             callers.add(Thread.ofVirtual().start(() -> answers.add(this.client.slow())));
         }
         await().until(() -> x.getWaitingCount() == 2);
-        // 3 more are refused at once: queue full.
+        assertThat(callee.inFlight()).isEqualTo(8);
+
+        // Raised at runtime: the waiting calls get their permits and reach the callee (the pool grew too).
+        assertThat(post("{\"maxConcurrentCalls\": 10}")).isEqualTo(200);
+        await().until(() -> callee.inFlight() == 10);
+        assertThat(x.getWaitingCount()).isZero();
+
+        // A shorter maximum wait at runtime: with every permit taken, 3 more calls time out waiting.
+        assertThat(post("{\"maxWaitDuration\": \"200ms\"}")).isEqualTo(200);
         for (int i = 0; i < 3; i++) {
             assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(this.client::slow)
-                .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL))
+                .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT))
                 .satisfies((ex) -> assertThat(ex.getBulkheadName()).isEqualTo("x"));
         }
-        assertThat(callee.inFlight()).isEqualTo(8);
+        assertThat(callee.inFlight()).isEqualTo(10);
+
         callee.release();
         for (Thread caller : callers) {
             caller.join(30_000);
         }
         assertThat(answers).hasSize(10).containsOnly("ok");
-        assertThat(callee.maxInFlight()).isEqualTo(8);
+        assertThat(callee.maxInFlight()).isEqualTo(10);
         assertThat(callee.total()).isEqualTo(10);
+        assertThat(callee.userAgents()).singleElement().asString().startsWith("Apache-HttpClient/5");
         assertThat(x.getPermittedCount()).isEqualTo(10);
         assertThat(x.getCompletedCount()).isEqualTo(10);
-        assertThat(x.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(3);
+        assertThat(x.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(3);
+        assertThat(x.getRejectedCount()).isEqualTo(3);
         assertThat(x.getActiveCount()).isZero();
 
-        RestClient actuator = RestClient.create("http://localhost:" + this.port + "/actuator");
-        String permitted = actuator.get()
-            .uri("/metrics/loom.bulkhead.calls?tag=name:x&tag=outcome:permitted")
-            .retrieve()
-            .body(String.class);
-        assertThat(count(permitted)).isEqualTo(10.0);
+        String permitted = metric("loom.bulkhead.calls?tag=name:x&tag=outcome:permitted");
+        assertThat(statistic(permitted, "COUNT")).isEqualTo(10.0);
         assertThat(JsonPath.<String>read(permitted, "$.baseUnit")).isEqualTo("calls");
-        String rejected = actuator.get()
-            .uri("/metrics/loom.bulkhead.calls?tag=name:x&tag=outcome:rejected&tag=reason:queue-full")
-            .retrieve()
-            .body(String.class);
-        assertThat(count(rejected)).isEqualTo(3.0);
-        String execution = actuator.get()
-            .uri("/metrics/loom.bulkhead.execution?tag=name:x")
-            .retrieve()
-            .body(String.class);
-        assertThat(count(execution)).isEqualTo(10.0);
+        assertThat(statistic(metric("loom.bulkhead.calls?tag=name:x&tag=outcome:rejected&tag=reason:wait-timed-out"),
+                "COUNT")).isEqualTo(3.0);
+        assertThat(statistic(metric("loom.bulkhead.calls?tag=name:x&tag=outcome:rejected"), "COUNT")).isEqualTo(3.0);
+        assertThat(statistic(metric("loom.bulkhead.execution?tag=name:x"), "COUNT")).isEqualTo(10.0);
+        assertThat(statistic(metric("loom.bulkhead.wait?tag=name:x&tag=outcome:rejected"), "COUNT")).isEqualTo(3.0);
+        assertThat(statistic(metric("loom.bulkhead.wait?tag=name:x&tag=outcome:rejected"), "TOTAL_TIME"))
+            .as("3 calls waited at least 200 ms each").isGreaterThanOrEqualTo(0.6);
+        assertThat(statistic(metric("loom.bulkhead.limit?tag=name:x"), "VALUE")).isEqualTo(10.0);
+        assertThat(statistic(metric("loom.bulkhead.active?tag=name:x"), "VALUE")).isZero();
+        assertThat(statistic(metric("loom.bulkhead.waiting?tag=name:x"), "VALUE")).isZero();
 
-        String prometheus = actuator.get().uri("/prometheus").retrieve().body(String.class);
+        String prometheus = actuator().get().uri("/prometheus").retrieve().body(String.class);
         assertThat(prometheus).containsPattern(sample("loom_bulkhead_calls_total",
                 "name=\"x\",outcome=\"permitted\",reason=\"none\"", "10.0"));
         assertThat(prometheus).containsPattern(sample("loom_bulkhead_calls_total",
-                "name=\"x\",outcome=\"rejected\",reason=\"queue-full\"", "3.0"));
+                "name=\"x\",outcome=\"rejected\",reason=\"wait-timed-out\"", "3.0"));
         assertThat(prometheus).containsPattern(sample("loom_bulkhead_calls_total",
-                "name=\"x\",outcome=\"rejected\",reason=\"wait-timed-out\"", "0.0"));
-        assertThat(prometheus).containsPattern(sample("loom_bulkhead_limit_calls", "name=\"x\"", "8.0"));
+                "name=\"x\",outcome=\"rejected\",reason=\"queue-full\"", "0.0"));
+        assertThat(prometheus).containsPattern(sample("loom_bulkhead_limit_calls", "name=\"x\"", "10.0"));
         assertThat(prometheus).containsPattern(sample("loom_bulkhead_active_calls", "name=\"x\"", "0.0"));
+        assertThat(prometheus).containsPattern(sample("loom_bulkhead_waiting_calls", "name=\"x\"", "0.0"));
         assertThat(prometheus).containsPattern(sample("loom_bulkhead_execution_seconds_count", "name=\"x\"", "10"));
+        assertThat(prometheus).containsPattern(
+                sample("loom_bulkhead_wait_seconds_count", "name=\"x\",outcome=\"permitted\"", "10"));
         assertThat(prometheus).containsPattern(
                 sample("loom_bulkhead_wait_seconds_count", "name=\"x\",outcome=\"rejected\"", "3"));
         assertThat(prometheus).contains("# HELP loom_bulkhead_calls_total Calls or tasks admitted");
+
+        String state = actuator().get().uri("/bulkheads").retrieve().body(String.class);
+        assertThat(JsonPath.<Integer>read(state, "$.bulkheads.x.limit")).isEqualTo(10);
+        assertThat(JsonPath.<String>read(state, "$.bulkheads.x.config.maxWaitDuration")).isEqualTo("PT0.2S");
+        assertThat(JsonPath.<Integer>read(state, "$.bulkheads.x.permitted")).isEqualTo(10);
+        assertThat(JsonPath.<Integer>read(state, "$.bulkheads.x.completed")).isEqualTo(10);
+        assertThat(JsonPath.<Integer>read(state, "$.bulkheads.x.rejectedByReason['wait-timed-out']")).isEqualTo(3);
+        assertThat(JsonPath.<Integer>read(state, "$.bulkheads.x.active")).isZero();
     }
 
-    @Test
-    void endpointReadsEveryBulkhead() {
-        String body = RestClient.create("http://localhost:" + this.port + "/actuator")
-            .get()
-            .uri("/bulkheads")
-            .retrieve()
-            .body(String.class);
-        assertThat(JsonPath.<Integer>read(body, "$.bulkheads.x.limit")).isEqualTo(8);
-        assertThat(JsonPath.<Integer>read(body, "$.bulkheads.x.config.queueCapacity")).isEqualTo(2);
-        assertThat(JsonPath.<String>read(body, "$.bulkheads.x.config.maxWaitDuration")).isEqualTo("PT1M");
-        assertThat(JsonPath.<Integer>read(body, "$.bulkheads.x.active")).isZero();
+    private RestClient actuator() {
+        return RestClient.create("http://localhost:" + this.port + "/actuator");
     }
 
-    @Test
-    void endpointRefusesWritesByDefault() {
-        HttpStatusCode status = RestClient.create("http://localhost:" + this.port + "/actuator")
-            .post()
+    private String metric(String nameAndTags) {
+        return actuator().get().uri("/metrics/" + nameAndTags).retrieve().body(String.class);
+    }
+
+    private int post(String json) {
+        return actuator().post()
             .uri("/bulkheads/x")
             .contentType(MediaType.APPLICATION_JSON)
-            .body("{\"maxConcurrentCalls\": 3}")
-            .exchange((request, response) -> response.getStatusCode());
-        assertThat(status.value()).isEqualTo(405);
-        assertThat(this.registry.bulkhead("x").getLimit()).isEqualTo(8);
+            .body(json)
+            .exchange((request, response) -> response.getStatusCode().value());
     }
 
-    private static double count(String metricsResponse) {
-        List<Double> counts = JsonPath.read(metricsResponse, "$.measurements[?(@.statistic=='COUNT')].value");
-        assertThat(counts).hasSize(1);
-        return counts.get(0);
+    private static double statistic(String metricsResponse, String statistic) {
+        List<Double> values = JsonPath.read(metricsResponse,
+                "$.measurements[?(@.statistic=='" + statistic + "')].value");
+        assertThat(values).hasSize(1);
+        return values.get(0);
     }
 
     private static Pattern sample(String metric, String labels, String value) {

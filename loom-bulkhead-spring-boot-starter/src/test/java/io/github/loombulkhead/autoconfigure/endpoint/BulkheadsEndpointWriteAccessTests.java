@@ -1,8 +1,11 @@
 package io.github.loombulkhead.autoconfigure.endpoint;
 
+import java.time.Duration;
+
 import com.jayway.jsonpath.JsonPath;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -35,6 +38,13 @@ class BulkheadsEndpointWriteAccessTests {
     @LocalServerPort
     private int port;
 
+    /** Every test starts from the configured values, whatever the previous one changed. */
+    @BeforeEach
+    void configuredValues() {
+        this.registry.bulkhead("y").changeLimit(5);
+        this.registry.bulkhead("y").changeMaxWaitDuration(Duration.ofSeconds(10));
+    }
+
     @Test
     void validWriteChangesLimitAndMaxWait() {
         Response response = post("/bulkheads/y", "{\"maxConcurrentCalls\": 12, \"maxWaitDuration\": \"3s\"}");
@@ -43,7 +53,6 @@ class BulkheadsEndpointWriteAccessTests {
         assertThat(JsonPath.<String>read(response.body(), "$.config.maxWaitDuration")).isEqualTo("PT3S");
         assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(12);
         assertThat(this.meterRegistry.get("loom.bulkhead.limit").tag("name", "y").gauge().value()).isEqualTo(12.0);
-        post("/bulkheads/y", "{\"maxConcurrentCalls\": 5, \"maxWaitDuration\": \"10s\"}");
     }
 
     @Test

@@ -31,7 +31,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param warmupRequests requests sent before the first mode to warm up both JVMs (0 to skip)
  * @param retainedHeap whether to take a full GC right after all tasks of a mode were submitted, to measure
  * the heap that the waiting work holds
- * @param progress whether to draw a progress bar per mode on the console
+ * @param progress whether to draw a progress bar per mode when the console is a terminal (otherwise one line per
+ * mode is printed when it ends)
  * @param callee the slow service
  */
 @ConfigurationProperties("loom.sample")

@@ -7,6 +7,8 @@ import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.launch.ManagedCallee;
 import io.github.loombulkhead.sample.measure.HttpExchangeCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -59,6 +61,13 @@ public class CalleeClientConfiguration {
     @Bean
     HttpExchangeCounter httpExchangeCounter() {
         return new HttpExchangeCounter();
+    }
+
+    @Bean
+    MeterBinder calleeCallsInFlightMetrics(HttpExchangeCounter counter) {
+        return (registry) -> Gauge.builder("loom.sample.calls.in.flight", counter, HttpExchangeCounter::inFlight)
+            .description("HTTP exchanges with the callee in progress")
+            .register(registry);
     }
 
     @Bean(destroyMethod = "close")

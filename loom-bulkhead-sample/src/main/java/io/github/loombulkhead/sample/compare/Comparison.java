@@ -68,7 +68,7 @@ public final class Comparison {
                 this.scenario.modeDeadline(), this.properties.retainedHeap());
         for (Mode mode : this.scenario.modes()) {
             ConsoleProgress progress = new ConsoleProgress(this.out, mode.id(), this.scenario.requests(),
-                    this.properties.progress());
+                    this.properties.progress() && ConsoleProgress.isTerminal());
             RunReport run = this.runner.run(mode, settings, progress);
             progress.finish(run);
             runs.add(run);

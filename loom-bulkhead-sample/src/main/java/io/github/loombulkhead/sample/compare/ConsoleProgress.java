@@ -1,6 +1,8 @@
 package io.github.loombulkhead.sample.compare;
 
+import java.io.Console;
 import java.io.PrintStream;
+import java.lang.reflect.Method;
 import java.util.Locale;
 
 import io.github.loombulkhead.sample.measure.TimelineSampler;
@@ -8,7 +10,10 @@ import io.github.loombulkhead.sample.report.Formats;
 import io.github.loombulkhead.sample.report.RunReport;
 import io.github.loombulkhead.sample.report.TimelinePoint;
 
-/** A progress bar for one mode, redrawn in place on every point of the time series. */
+/**
+ * A progress bar for one mode, redrawn in place on every point of the time series when the output is a
+ * terminal; otherwise (a log file, CI) only the mode's final line is printed.
+ */
 final class ConsoleProgress implements TimelineSampler.Listener {
 
     private static final int WIDTH = 30;
@@ -34,6 +39,22 @@ final class ConsoleProgress implements TimelineSampler.Listener {
             this.out.print("\r" + line(point.completed(), point.elapsedMs()) + "  in flight "
                     + String.format(Locale.US, "%,5d", point.inFlight()));
             this.out.flush();
+        }
+    }
+
+    /** Whether standard output is an interactive terminal, where redrawing a line in place works. */
+    static boolean isTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            // Java 22+: System.console() exists even when the output is redirected; ask it.
+            Method isTerminal = Console.class.getMethod("isTerminal");
+            return (Boolean) isTerminal.invoke(console);
+        }
+        catch (ReflectiveOperationException ex) {
+            return true;
         }
     }
 

@@ -99,50 +99,60 @@ public final class ModeRunner {
         this.calls.awaitIdleCallee(settings.deadline());
         this.calls.closeIdleConnections();
         CallRecorder recorder = new CallRecorder(mode.id(), settings.requests(), this.registry);
-        long baselineHeap = this.jvm.heapUsedAfterFullGc();
-        GcTotals gcBefore = this.jvm.gcTotals();
-        long cpuBefore = this.jvm.processCpuNanos();
-        this.nativeMemory.baseline();
-        int baselineThreads = this.jvm.platformThreads();
-        this.jvm.resetPeakPlatformThreads();
+        Baseline baseline = baseline();
         try (ConcurrencyStrategy strategy = this.modes.create(mode, settings.requests(), settings.limit(),
                 settings.deadline())) {
             // Unbounded, every call is on the wire: a pause would let calls that timed out during it read answers
             // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
             boolean probeHeap = settings.retainedHeap() && mode.isBounded();
-            TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baselineHeap : null,
+            TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
                     listener);
             long start = System.nanoTime();
             recorder.start();
             CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
-            Duration left = settings.deadline().minusNanos(System.nanoTime() - start);
-            boolean finished = await(futures, left);
+            boolean finished = await(futures, settings.deadline().minusNanos(System.nanoTime() - start));
             long durationNanos = System.nanoTime() - start;
             // Read before the executor closes: the pool's threads still exist, as in the reference's jcmd diff.
             ThreadMemory threads = this.nativeMemory.threadDiff();
             TimelineSampler.Result series = sampling.stop(threads);
-            int peakThreads = this.jvm.peakPlatformThreads();
-            GcTotals gc = this.jvm.gcTotals().minus(gcBefore).minus(series.probeGc());
-            long cpuNanos = (cpuBefore >= 0) ? this.jvm.processCpuNanos() - cpuBefore : -1;
             if (!finished) {
                 int abandoned = recorder.abandonUnfinished();
                 logger.warn("Mode " + mode + ": " + abandoned + " requests had not ended after " + settings.deadline()
                         + "; counted as failed (other)");
             }
-            CallRecorder.Summary summary = recorder.summary();
-            return new RunReport(mode.id(), settings.requests(), summary.succeeded(), summary.failed(),
-                    new RunReport.Failures(summary.failures(FailureCause.READ_TIMEOUT),
-                            summary.failures(FailureCause.CONNECT),
-                            summary.failures(FailureCause.REJECTED),
-                            summary.failures(FailureCause.OTHER)),
-                    (double) summary.succeeded() / settings.requests(), TimeUnit.NANOSECONDS.toMillis(durationNanos),
-                    summary.p50Ms(), summary.p99Ms(), Math.max(peakThreads, baselineThreads), baselineThreads,
-                    recorder.peakVirtualThreads(), series.peakInFlight(), series.peakHeapUsed(), baselineHeap,
-                    series.retainedHeap(), series.probeGc().timeMs(), series.peakStackReservedDelta(),
-                    (threads != null) ? threads.stackCommittedDeltaBytes() : null,
-                    (threads != null) ? threads.threadsDelta() : null, gc.count(), gc.timeMs(),
-                    (cpuNanos >= 0) ? TimeUnit.NANOSECONDS.toMillis(cpuNanos) : -1, series.points());
+            return report(mode, recorder, baseline, durationNanos, threads, series);
         }
+    }
+
+    /** Starts every mode from the same state: a full GC, a fresh native memory baseline, a new thread peak. */
+    private Baseline baseline() {
+        long heapUsed = this.jvm.heapUsedAfterFullGc();
+        GcTotals gc = this.jvm.gcTotals();
+        long cpuNanos = this.jvm.processCpuNanos();
+        this.nativeMemory.baseline();
+        int threads = this.jvm.platformThreads();
+        this.jvm.resetPeakPlatformThreads();
+        return new Baseline(heapUsed, gc, cpuNanos, threads);
+    }
+
+    private RunReport report(Mode mode, CallRecorder recorder, Baseline baseline, long durationNanos,
+            @Nullable ThreadMemory threads, TimelineSampler.Result series) {
+        int peakThreads = Math.max(this.jvm.peakPlatformThreads(), baseline.platformThreads());
+        GcTotals gc = this.jvm.gcTotals().minus(baseline.gc()).minus(series.probeGc());
+        long cpuMs = (baseline.cpuNanos() >= 0)
+                ? TimeUnit.NANOSECONDS.toMillis(this.jvm.processCpuNanos() - baseline.cpuNanos()) : -1;
+        CallRecorder.Summary summary = recorder.summary();
+        RunReport.Failures failures = new RunReport.Failures(summary.failures(FailureCause.READ_TIMEOUT),
+                summary.failures(FailureCause.CONNECT), summary.failures(FailureCause.REJECTED),
+                summary.failures(FailureCause.OTHER));
+        int requests = recorder.requests();
+        return new RunReport(mode.id(), requests, summary.succeeded(), summary.failed(), failures,
+                (double) summary.succeeded() / requests, TimeUnit.NANOSECONDS.toMillis(durationNanos), summary.p50Ms(),
+                summary.p99Ms(), peakThreads, baseline.platformThreads(), recorder.peakVirtualThreads(),
+                series.peakInFlight(), series.peakHeapUsed(), baseline.heapUsed(), series.retainedHeap(),
+                series.probeGc().timeMs(), series.peakStackReservedDelta(),
+                (threads != null) ? threads.stackCommittedDeltaBytes() : null,
+                (threads != null) ? threads.threadsDelta() : null, gc.count(), gc.timeMs(), cpuMs, series.points());
     }
 
     private void submitAndAwait(ConcurrencyStrategy strategy, CallRecorder recorder, Runnable call, Duration deadline) {
@@ -185,6 +195,10 @@ public final class ModeRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the requests to end", ex);
         }
+    }
+
+    /** The state of this JVM right before a mode. */
+    private record Baseline(long heapUsed, GcTotals gc, long cpuNanos, int platformThreads) {
     }
 
     /**

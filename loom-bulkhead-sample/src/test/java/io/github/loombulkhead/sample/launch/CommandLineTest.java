@@ -133,9 +133,9 @@ class CommandLineTest {
                         "--loom.sample.report-dir=" + this.directory.resolve("report")));
     }
 
-    /** Waits until the comparison runs, and returns its callee process. */
+    /** Waits until the comparison runs (its callee has started by then), and returns the callee process. */
     private static ProcessHandle awaitCallee(SampleProcess sample) {
-        await().atMost(TIMEOUT).until(() -> sample.output().contains("thread-pool  "));
+        await().atMost(TIMEOUT).until(() -> sample.output().contains("loom-bulkhead comparison:"));
         Optional<ProcessHandle> callee = sample.handle().children().findFirst();
         assertThat(callee).as("callee process").isPresent();
         // The command line is cut short by the operating system after the class path; the JVM options come first.

@@ -106,7 +106,8 @@ class CallerWebApplicationTest {
             .matcher(metrics);
         assertThat(count.find()).as(metrics).isTrue();
         assertThat(Double.parseDouble(count.group(1))).isGreaterThanOrEqualTo(7);
-        assertThat(metrics).contains("loom_bulkhead_limit").contains("name=\"callee\"");
+        assertThat(metrics).contains("loom_sample_calls_in_flight").contains("loom_bulkhead_limit")
+            .contains("name=\"callee\"");
     }
 
     private <T> ResponseEntity<T> get(String path, Class<T> type) {

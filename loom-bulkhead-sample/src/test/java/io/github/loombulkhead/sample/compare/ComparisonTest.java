@@ -137,6 +137,7 @@ class ComparisonTest {
 
     @Test
     void loomBulkheadNeedsNeitherAThreadPerPermitNorAThreadPerWaitingTask() {
+        // The heap its waiting tasks save is asserted at a larger scale in HeapComparisonTest.
         RunReport pool = runs.get("thread-pool");
         RunReport semaphore = runs.get("virtual-semaphore");
         RunReport bulkhead = runs.get("loom-bulkhead");
@@ -155,8 +156,6 @@ class ComparisonTest {
         assertThat(bulkhead.peakVirtualThreads()).as("loom-bulkhead: virtual threads at once").isLessThanOrEqualTo(LIMIT);
         assertThat(semaphore.peakVirtualThreads()).as("virtual-semaphore: virtual threads at once")
             .isGreaterThan(2 * LIMIT);
-        assertThat(bulkhead.retainedHeapBytes()).as("heap held by loom-bulkhead's tasks vs virtual-semaphore's")
-            .isLessThan(semaphore.retainedHeapBytes());
         // Same callee, same number of waves: within noise of each other (the bound is generous on purpose).
         assertThat(bulkhead.durationMs()).as("loom-bulkhead duration vs thread-pool")
             .isLessThan(pool.durationMs() * 3 / 2);

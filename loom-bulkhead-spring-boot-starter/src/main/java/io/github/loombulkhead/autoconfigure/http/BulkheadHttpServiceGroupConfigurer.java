@@ -22,9 +22,10 @@ import org.springframework.web.service.registry.HttpServiceGroup;
  * Puts a bulkhead on every client of each HTTP service group listed under
  * {@code loom.bulkhead.http.groups}: all calls of the group share the bulkhead named by
  * {@code loom.bulkhead.http.groups.<group>.bulkhead} (default: the group name). When the application chose
- * no request factory, the group's client gets a pooled HttpClient 5 factory sized from its bulkhead (or from
- * the per-host bulkheads), with the group's timeouts. A listed group that does not exist is reported with a
- * WARN instead of being ignored. Runs after Spring Boot's own group configurers.
+ * no request factory, the group's client gets an HttpClient 5 factory whose pool is sized from its bulkhead
+ * (or from the per-host bulkheads), with the group's {@code spring.http.serviceclient.<group>.*} settings. A
+ * listed group that does not exist is reported with a WARN instead of being ignored. Runs after Spring Boot's
+ * own group configurers, and after the {@code RestClientCustomizer}s, whose request factory it replaces.
  */
 public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
 

@@ -2,37 +2,35 @@ package io.github.loombulkhead.autoconfigure.http;
 
 import java.util.function.Function;
 
-import io.github.loombulkhead.autoconfigure.http.BulkheadRequestFactories.Settings;
-
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.autoconfigure.HttpClientSettingsProperties;
+import org.springframework.boot.http.client.autoconfigure.HttpClientSettingsPropertyMapper;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
+import org.springframework.boot.ssl.SslBundles;
 
 /**
- * Reads the timeouts and SSL use of Spring Boot's global HTTP client settings and, for a service group,
- * of {@code spring.http.serviceclient.<group>.*}, which win over the global ones.
+ * The HTTP client settings Spring Boot itself would apply: the global {@code spring.http.clients.*} ones and,
+ * for a service group, {@code spring.http.serviceclient.<group>.*} on top of them.
  */
-final class HttpClientSettingsResolver implements Function<String, Settings> {
+final class HttpClientSettingsResolver implements Function<String, HttpClientSettings> {
 
     private final HttpClientSettings global;
 
     private final HttpServiceClientProperties groups;
 
-    HttpClientSettingsResolver(HttpClientSettings global, HttpServiceClientProperties groups) {
-        this.global = global;
+    private final HttpClientSettingsPropertyMapper groupMapper;
+
+    HttpClientSettingsResolver(HttpClientSettings global, HttpServiceClientProperties groups, SslBundles sslBundles) {
+        this.global = (global != null) ? global : HttpClientSettings.defaults();
         this.groups = groups;
+        this.groupMapper = new HttpClientSettingsPropertyMapper(sslBundles, this.global);
     }
 
+    /** The settings of {@code group}, or the global ones for {@code null}. */
     @Override
-    public Settings apply(String group) {
-        Settings settings = (this.global != null) ? new Settings(this.global.connectTimeout(),
-                this.global.readTimeout(), this.global.sslBundle() != null) : Settings.NONE;
-        HttpClientSettingsProperties client = (group != null && this.groups != null) ? this.groups.get(group) : null;
-        if (client == null) {
-            return settings;
+    public HttpClientSettings apply(String group) {
+        if (group == null || this.groups == null) {
+            return this.global;
         }
-        return new Settings((client.getConnectTimeout() != null) ? client.getConnectTimeout() : settings.connectTimeout(),
-                (client.getReadTimeout() != null) ? client.getReadTimeout() : settings.readTimeout(),
-                settings.ssl() || client.getSsl().getBundle() != null);
+        return this.groupMapper.map(this.groups.get(group));
     }
 }

@@ -19,6 +19,7 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ClientHttpRequestFactory;
@@ -87,9 +88,9 @@ public final class LoomBulkheadHttpAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         BulkheadRequestFactories bulkheadRequestFactories(ObjectProvider<HttpClientSettings> settings,
-                ObjectProvider<HttpServiceClientProperties> groups) {
-            return new BulkheadRequestFactories(
-                    new HttpClientSettingsResolver(settings.getIfAvailable(), groups.getIfAvailable()));
+                ObjectProvider<HttpServiceClientProperties> groups, ObjectProvider<SslBundles> sslBundles) {
+            return new BulkheadRequestFactories(new HttpClientSettingsResolver(settings.getIfAvailable(),
+                    groups.getIfAvailable(), sslBundles.getIfAvailable()));
         }
     }
 }

@@ -18,8 +18,9 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A real HTTP server on loopback whose {@code /slow} holds every request until {@link #release()} and
- * records how many requests it had in flight at once. In-flight is decremented before the response is
- * written, so a client that starts its next call after reading a response can never inflate the maximum.
+ * records how many requests it had in flight at once; {@code /redirect} redirects to {@code /slow}.
+ * In-flight is decremented before the response is written, so a client that starts its next call after
+ * reading a response can never inflate the maximum.
  */
 final class Callee implements AutoCloseable {
 
@@ -46,6 +47,7 @@ final class Callee implements AutoCloseable {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             Callee callee = new Callee(server);
             server.createContext("/slow", callee::handle);
+            server.createContext("/redirect", Callee::redirect);
             server.setExecutor(callee.executor);
             server.start();
             return callee;
@@ -81,6 +83,13 @@ final class Callee implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
         }
+    }
+
+    /** Answers {@code 302 Found} pointing at {@code /slow}. */
+    private static void redirect(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Location", "/slow");
+        exchange.sendResponseHeaders(302, -1);
+        exchange.close();
     }
 
     int inFlight() {

@@ -3,6 +3,7 @@ package io.github.loombulkhead.autoconfigure.http;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
@@ -28,6 +29,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.service.registry.ImportHttpServices;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /** Bulkheads per HTTP service group and per host from properties alone, over a real server and HttpClient 5. */
@@ -147,6 +149,71 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(host.getLimit()).isEqualTo(2);
                 assertThat(host.getCompletedCount()).isEqualTo(1);
             });
+    }
+
+    @Test
+    void perHostGroupClientKeepsTheGroupsOwnClientSettingsAndASizedPool() {
+        // The per-host RestClientCustomizer also runs for service groups; the group's settings must survive it.
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true",
+                    "loom.bulkhead.http.per-host.template.max-concurrent-calls=7",
+                    "spring.http.serviceclient.plain.redirects=dont-follow")
+            .run((context) -> {
+                PlainClient client = context.getBean(PlainClient.class);
+                // Open, so that a followed redirect would fail fast instead of waiting at /slow.
+                callee.release();
+                assertThat(client.redirect().getStatusCode().value()).as("redirect not followed").isEqualTo(302);
+                callee.reset();
+                Bulkhead host = context.getBean(BulkheadRegistry.class).find(callee.baseUrl()).orElseThrow();
+                List<Thread> callers = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    callers.add(Thread.ofVirtual().start(client::slow));
+                }
+                // 7 > HttpClient 5's default of 5 connections per route: Spring Boot's factory got a sized pool.
+                await().until(() -> callee.inFlight() == 7 && host.getWaitingCount() == 1);
+                callee.release();
+                for (Thread caller : callers) {
+                    caller.join(30_000);
+                }
+                assertThat(callee.maxInFlight()).isEqualTo(7);
+                assertThat(host.getCompletedCount()).isEqualTo(9);
+            });
+    }
+
+    @Test
+    void globalClientSettingsApplyToPerHostClientsOfTheBuilder() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "spring.http.clients.redirects=dont-follow")
+            .run((context) -> {
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
+                callee.release();
+                assertThat(client.get().uri("/redirect").retrieve().toBodilessEntity().getStatusCode().value())
+                    .isEqualTo(302);
+                assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
+                assertThat(context.getBean(BulkheadRegistry.class).find(callee.baseUrl()))
+                    .hasValueSatisfying((host) -> assertThat(host.getCompletedCount()).isEqualTo(2));
+            });
+    }
+
+    @Test
+    void groupClientFollowsRedirectsByDefault() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
+            callee.release();
+            assertThat(context.getBean(PlainClient.class).redirect().getBody()).isEqualTo("ok");
+        });
+    }
+
+    @Test
+    void theHttpClientsMadeAreClosedWithTheContext() {
+        AtomicReference<PlainClient> client = new AtomicReference<>();
+        callee.release();
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
+            client.set(context.getBean(PlainClient.class));
+            assertThat(client.get().slow()).isEqualTo("ok");
+        });
+
+        assertThatIllegalStateException().isThrownBy(() -> client.get().slow())
+            .withMessageContaining("shut down");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.loombulkhead.autoconfigure.http;
 
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.annotation.HttpExchange;
 
@@ -9,4 +10,7 @@ public interface PlainClient {
 
     @GetExchange("/slow")
     String slow();
+
+    @GetExchange("/redirect")
+    ResponseEntity<String> redirect();
 }

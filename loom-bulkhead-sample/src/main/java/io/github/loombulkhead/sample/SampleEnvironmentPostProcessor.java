@@ -41,7 +41,6 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             // A listen backlog large enough that a burst of connections queues instead of being dropped and
             // retried (the kernel caps it at net.core.somaxconn).
             defaults.put("server.tomcat.accept-count", 4096);
-            defaults.put("spring.application.name", "loom-bulkhead-sample-callee");
             // Requests may still be sleeping when the caller stops the callee; nobody waits for their answers.
             defaults.put("server.shutdown", "immediate");
         }

@@ -28,7 +28,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param modes modes to run, in this order (default: all of them)
  * @param reportDir directory that receives report.json, report.md, report.html and the callee's log
  * @param sampleInterval interval between two points of the time series
- * @param warmupRequests requests sent before the first mode to warm up both JVMs (0 to skip)
+ * @param warmupRequests quick requests sent before the first mode, spread over the modes, so that both JVMs run
+ * compiled code when measured (0 to skip)
  * @param retainedHeap whether to take a full GC right after all tasks of a mode were submitted, to measure
  * the heap that the waiting work holds
  * @param progress whether to draw a progress bar per mode when the console is a terminal (otherwise one line per
@@ -40,7 +41,7 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
         @DefaultValue("default") Scale scale, @Nullable Integer requests, @Nullable Integer limit,
         @Nullable Duration readTimeout, @DefaultValue("500ms") Duration connectTimeout,
         @Nullable List<String> modes, @DefaultValue("target/loom-bulkhead-report") Path reportDir,
-        @DefaultValue("100ms") Duration sampleInterval, @DefaultValue("500") int warmupRequests,
+        @DefaultValue("100ms") Duration sampleInterval, @DefaultValue("3500") int warmupRequests,
         @DefaultValue("true") boolean retainedHeap, @DefaultValue("true") boolean progress,
         @DefaultValue Callee callee) {
 

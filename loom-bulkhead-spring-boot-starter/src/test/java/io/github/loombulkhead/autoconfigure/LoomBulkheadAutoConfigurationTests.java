@@ -1,6 +1,12 @@
 package io.github.loombulkhead.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
@@ -21,6 +27,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.service.registry.ImportHttpServices;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Activation, defaults, property binding and back-off of {@link LoomBulkheadAutoConfiguration}. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -60,20 +67,19 @@ class LoomBulkheadAutoConfigurationTests {
 
     @Test
     void referenceBurstSucceedsWithOnlyTheLimitSet() {
-        // The reference burst scaled in time: 1,000 tasks at once, limit 100, 30 ms each instead of 3 s.
+        // The reference burst scaled in time: 1,000 tasks at once, limit 100, 100 ms each instead of 3 s.
         this.contextRunner
             .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.instances.callee.max-concurrent-calls=100")
             .run((context) -> {
-                java.util.concurrent.ExecutorService executor = context.getBean(BoundedVirtualExecutors.class)
-                    .create("callee");
-                java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
-                java.util.concurrent.atomic.AtomicInteger maxRunning = new java.util.concurrent.atomic.AtomicInteger();
-                java.util.List<java.util.concurrent.Future<?>> results = new java.util.ArrayList<>();
+                ExecutorService executor = context.getBean(BoundedVirtualExecutors.class).create("callee");
+                AtomicInteger running = new AtomicInteger();
+                AtomicInteger maxRunning = new AtomicInteger();
+                List<Future<?>> results = new ArrayList<>();
                 for (int i = 0; i < 1000; i++) {
                     results.add(executor.submit(() -> {
                         maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
                         try {
-                            Thread.sleep(30);
+                            Thread.sleep(100);
                         }
                         finally {
                             running.decrementAndGet();
@@ -81,14 +87,14 @@ class LoomBulkheadAutoConfigurationTests {
                         return null;
                     }));
                 }
-                for (java.util.concurrent.Future<?> result : results) {
-                    result.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                for (Future<?> result : results) {
+                    result.get(60, TimeUnit.SECONDS);
                 }
                 executor.shutdown();
                 io.github.loombulkhead.Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
                 assertThat(callee.getPermittedCount()).isEqualTo(1000);
                 // A future completes just before its task gives the permit back.
-                org.awaitility.Awaitility.await().until(() -> callee.getCompletedCount() == 1000);
+                await().until(() -> callee.getCompletedCount() == 1000);
                 assertThat(callee.getRejectedCount()).isZero();
                 assertThat(maxRunning.get()).isEqualTo(100);
             });

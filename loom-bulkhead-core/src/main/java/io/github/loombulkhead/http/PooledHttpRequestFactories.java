@@ -1,7 +1,10 @@
 package io.github.loombulkhead.http;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import io.github.loombulkhead.Bulkhead;
@@ -50,6 +53,24 @@ public final class PooledHttpRequestFactories {
     public static Builder forBulkhead(Bulkhead bulkhead) {
         Objects.requireNonNull(bulkhead, "bulkhead must not be null");
         return new Builder(bulkhead.getLimit(), 1, (sizer) -> bulkhead.addListener(sizer));
+    }
+
+    /**
+     * A pool for a client whose every call holds a permit of one of {@code bulkheads} (e.g. an HTTP
+     * interface whose methods name different bulkheads): one route, {@code maxTotal = maxPerRoute = } the sum
+     * of their limits, following them.
+     */
+    public static Builder forBulkheads(Collection<Bulkhead> bulkheads) {
+        Objects.requireNonNull(bulkheads, "bulkheads must not be null");
+        Set<Bulkhead> distinct = new LinkedHashSet<>(bulkheads);
+        if (distinct.isEmpty() || distinct.contains(null)) {
+            throw new IllegalArgumentException("bulkheads must not be empty or contain null but was " + bulkheads);
+        }
+        int sum = SummedPoolSizer.sum(distinct.stream().map(Bulkhead::getLimit).toList());
+        return new Builder(sum, 1, (sizer) -> {
+            SummedPoolSizer summed = new SummedPoolSizer(sizer, distinct);
+            distinct.forEach((bulkhead) -> bulkhead.addListener(summed));
+        });
     }
 
     /**

@@ -96,6 +96,43 @@ class PooledHttpRequestFactoriesTest {
     }
 
     @Test
+    void aPoolSharedBySeveralBulkheadsFitsTheSumOfTheirLimitsAndFollowsEachRaise() throws Exception {
+        Bulkhead reports = new Bulkhead("reports", BulkheadConfig.custom().maxConcurrentCalls(2).build());
+        Bulkhead search = new Bulkhead("search", BulkheadConfig.custom().maxConcurrentCalls(3).build());
+        // One factory for two clients, as for an HTTP service group whose interfaces name different bulkheads.
+        var factory = track(PooledHttpRequestFactories.forBulkheads(List.of(reports, search))
+            .connectionRequestTimeout(Duration.ofSeconds(60))
+            .build());
+        RestClient reportsClient = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(factory)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(reports))
+            .build();
+        RestClient searchClient = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(factory)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(search))
+            .build();
+        List<CompletableFuture<String>> streams = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            streams.add(stream(reportsClient));
+            streams.add(stream(searchClient));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 5
+                && reports.getWaitingCount() == 2 && search.getWaitingCount() == 1);
+
+        reports.changeLimit(4);
+
+        // 4 + 3: the pool grew past the sum it started with (5) and past the largest single limit (4).
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 7);
+        this.server.openStreamGate();
+        for (CompletableFuture<String> stream : streams) {
+            assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
+        }
+        assertThat(this.server.maxConcurrent()).isEqualTo(7);
+    }
+
+    @Test
     void theConnectionRequestTimeoutBoundsCallersThatBypassTheBulkhead() throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(1).build());
         RestClient bypassing = RestClient.builder()
@@ -164,6 +201,9 @@ class PooledHttpRequestFactoriesTest {
         assertThatIllegalArgumentException().isThrownBy(() -> builder.connectionRequestTimeout(null))
             .withMessage("connectionRequestTimeout must be positive but was null");
         assertThatIllegalArgumentException()
+            .isThrownBy(() -> PooledHttpRequestFactories.forBulkheads(List.of()))
+            .withMessage("bulkheads must not be empty or contain null but was []");
+        assertThatIllegalArgumentException()
             .isThrownBy(() -> PooledHttpRequestFactories.forHosts(BulkheadRegistry.ofDefaults(), "host:",
                     BulkheadConfig.ofDefaults(), 0))
             .withMessage("maxHosts must be at least 1 but was 0");
@@ -171,6 +211,11 @@ class PooledHttpRequestFactoriesTest {
             .isThrownBy(() -> BulkheadClientHttpRequestInterceptor.perHost(BulkheadRegistry.ofDefaults(), "host:",
                     BulkheadConfig.ofDefaults(), -3))
             .withMessage("maxHosts must be at least 1 but was -3");
+    }
+
+    private static CompletableFuture<String> stream(RestClient client) {
+        return CompletableFuture.supplyAsync(() -> client.get().uri("/stream").retrieve().body(String.class),
+                (task) -> Thread.ofVirtual().start(task));
     }
 
     private HttpComponentsClientHttpRequestFactory track(HttpComponentsClientHttpRequestFactory factory) {

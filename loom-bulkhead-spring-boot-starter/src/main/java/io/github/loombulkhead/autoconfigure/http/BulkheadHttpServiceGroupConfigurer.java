@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.loombulkhead.Bulkhead;
-import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.HttpGroup;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
@@ -98,13 +97,8 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
         if (annotated.isEmpty()) {
             return null;
         }
-        if (annotated.size() == 1) {
-            return this.requestFactories.forBulkhead(annotated.get(0), group.name());
-        }
-        int sum = (int) Math.min(Integer.MAX_VALUE, annotated.stream().mapToLong(Bulkhead::getLimit).sum());
-        // One route, sized for the sum; with an empty prefix it also grows with any raised limit.
-        return this.requestFactories.forHosts(this.registry, "", BulkheadConfig.custom().maxConcurrentCalls(sum).build(),
-                1, group.name());
+        return (annotated.size() == 1) ? this.requestFactories.forBulkhead(annotated.get(0), group.name())
+                : this.requestFactories.forBulkheads(annotated, group.name());
     }
 
     /** The bulkhead name a group uses. */

@@ -2,6 +2,7 @@ package io.github.loombulkhead.autoconfigure.http;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -47,6 +48,15 @@ public class BulkheadRequestFactories implements DisposableBean {
     /** A factory for the clients of {@code group} (or a plain client for {@code null}) sharing {@code bulkhead}. */
     public ClientHttpRequestFactory forBulkhead(Bulkhead bulkhead, String group) {
         return build(PooledHttpRequestFactories.forBulkhead(bulkhead), bulkhead.getLimit(), 1, group);
+    }
+
+    /**
+     * A factory for the clients of {@code group} (or a plain client for {@code null}) whose every call holds a
+     * permit of one of {@code bulkheads}: the pool fits the sum of their limits.
+     */
+    public ClientHttpRequestFactory forBulkheads(Collection<Bulkhead> bulkheads, String group) {
+        int sum = (int) Math.min(Integer.MAX_VALUE, bulkheads.stream().distinct().mapToLong(Bulkhead::getLimit).sum());
+        return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, group);
     }
 
     /** A factory for the clients of {@code group} (or a plain client for {@code null}) with per-host bulkheads. */

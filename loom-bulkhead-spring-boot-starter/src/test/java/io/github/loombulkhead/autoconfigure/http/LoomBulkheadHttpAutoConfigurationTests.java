@@ -26,6 +26,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.annotation.HttpExchange;
 import org.springframework.web.service.registry.ImportHttpServices;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,6 +79,33 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(callee.maxInFlight()).isEqualTo(7);
                 assertThat(callee.total()).isEqualTo(8);
                 assertThat(g.getCompletedCount()).isEqualTo(8);
+            });
+    }
+
+    @Test
+    void aGroupWhoseInterfacesNameDifferentBulkheadsGetsAPoolForTheirSum() {
+        this.contextRunner.withUserConfiguration(TwoBulkheadsConfiguration.class)
+            .withPropertyValues("spring.http.serviceclient.two.base-url=" + callee.baseUrl(),
+                    "loom.bulkhead.instances.reports.max-concurrent-calls=4",
+                    "loom.bulkhead.instances.search.max-concurrent-calls=4")
+            .run((context) -> {
+                ReportsClient reports = context.getBean(ReportsClient.class);
+                SearchClient search = context.getBean(SearchClient.class);
+                List<Thread> callers = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    callers.add(Thread.ofVirtual().start(reports::slow));
+                    callers.add(Thread.ofVirtual().start(search::slow));
+                }
+                BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                // 4 + 4 at once: more than HttpClient 5's default of 5 per route and than either limit alone.
+                await().until(() -> callee.inFlight() == 8 && registry.bulkhead("reports").getWaitingCount() == 1
+                        && registry.bulkhead("search").getWaitingCount() == 1);
+                callee.release();
+                for (Thread caller : callers) {
+                    caller.join(30_000);
+                }
+                assertThat(callee.maxInFlight()).isEqualTo(8);
+                assertThat(callee.total()).isEqualTo(10);
             });
     }
 
@@ -239,5 +268,27 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @ImportHttpServices(group = "plain", types = PlainClient.class)
     static class ClientsConfiguration {
 
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportHttpServices(group = "two", types = { ReportsClient.class, SearchClient.class })
+    static class TwoBulkheadsConfiguration {
+
+    }
+
+    @io.github.loombulkhead.annotation.Bulkhead("reports")
+    @HttpExchange
+    interface ReportsClient {
+
+        @GetExchange("/slow")
+        String slow();
+    }
+
+    @io.github.loombulkhead.annotation.Bulkhead("search")
+    @HttpExchange
+    interface SearchClient {
+
+        @GetExchange("/slow")
+        String slow();
     }
 }

@@ -17,7 +17,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The caller's measuring and running beans; the comparison itself when {@code loom.sample.run=compare}. */
+/**
+ * The caller's measuring and running beans, and the comparison itself when {@code loom.sample.run=compare}
+ * (a callee ignores that setting, even when it inherits it from the environment).
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
 class CompareConfiguration {
@@ -54,19 +57,16 @@ class CompareConfiguration {
         return new ReportWriter();
     }
 
-    @Configuration(proxyBeanMethods = false)
+    @Bean
     @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
-    static class ComparisonConfiguration {
+    Comparison comparison(SampleProperties properties, Scenario scenario, ModeRunner runner, JvmMetrics jvm,
+            NativeMemoryTracking nativeMemory, ReportWriter writer) {
+        return new Comparison(properties, scenario, runner, jvm, nativeMemory, writer, System.out);
+    }
 
-        @Bean
-        Comparison comparison(SampleProperties properties, Scenario scenario, ModeRunner runner, JvmMetrics jvm,
-                NativeMemoryTracking nativeMemory, ReportWriter writer) {
-            return new Comparison(properties, scenario, runner, jvm, nativeMemory, writer, System.out);
-        }
-
-        @Bean
-        CompareRunner compareRunner(Comparison comparison) {
-            return new CompareRunner(comparison);
-        }
+    @Bean
+    @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
+    CompareRunner compareRunner(Comparison comparison) {
+        return new CompareRunner(comparison);
     }
 }

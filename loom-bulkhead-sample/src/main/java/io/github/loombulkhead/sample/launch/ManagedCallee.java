@@ -65,7 +65,10 @@ public final class ManagedCallee implements AutoCloseable {
         Process process;
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            // The callee gets its settings as arguments; the caller's LOOM_SAMPLE_* variables are not for it.
+            builder.environment().keySet().removeIf((name) -> name.startsWith("LOOM_SAMPLE_"));
+            process = builder.start();
         }
         catch (IOException ex) {
             throw new CalleeStartException("Could not start the callee process (" + String.join(" ", command) + "): "

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.github.loombulkhead.sample.SampleArgumentException;
@@ -29,7 +30,7 @@ class CommandLineTest {
     private static final List<String> NATIVE_MEMORY = List.of("-XX:NativeMemoryTracking=summary");
 
     /** A tiny scenario: two modes, a few requests, a short latency. */
-    private static final List<String> SMALL = List.of("--loom.sample.run=compare", "--loom.sample.requests=20",
+    private static final List<String> SMALL = List.of("--loom.sample.requests=20",
             "--loom.sample.limit=5", "--loom.sample.callee.capacity=10", "--loom.sample.callee.latency=50ms",
             "--loom.sample.read-timeout=5s", "--loom.sample.connect-timeout=5s",
             "--loom.sample.modes=thread-pool,loom-bulkhead", "--loom.sample.warmup-requests=0",
@@ -83,12 +84,17 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * Started as {@code -Pcompare} starts it: the run switch in the environment (inherited by nothing else),
+     * without native memory tracking, which the sample then switches on by restarting itself.
+     */
     @Test
     void comparisonRestartsWithNativeMemoryTrackingRunsAndExitsZero() throws Exception {
         Path reportDir = this.directory.resolve("report");
         List<String> arguments = new ArrayList<>(SMALL);
         arguments.add("--loom.sample.report-dir=" + reportDir);
-        try (SampleProcess sample = SampleProcess.start(this.directory, List.of(), arguments)) {
+        try (SampleProcess sample = SampleProcess.start(this.directory, List.of(), arguments,
+                Map.of("LOOM_SAMPLE_RUN", "compare"))) {
             assertThat(sample.exitCode(TIMEOUT)).as(sample.output()).isZero();
             assertThat(sample.output()).contains("Restarting with -XX:NativeMemoryTracking=summary")
                 .contains("| mode ")

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,14 +25,20 @@ final class SampleProcess implements AutoCloseable {
     }
 
     static SampleProcess start(Path directory, List<String> jvmArguments, List<String> arguments) {
+        return start(directory, jvmArguments, arguments, Map.of());
+    }
+
+    static SampleProcess start(Path directory, List<String> jvmArguments, List<String> arguments,
+            Map<String, String> environment) {
         Path output = directory.resolve("output.txt");
         try {
             Files.createDirectories(directory);
-            Process process = new ProcessBuilder(JvmCommand.application(jvmArguments, arguments))
+            ProcessBuilder builder = new ProcessBuilder(JvmCommand.application(jvmArguments, arguments))
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
+                .redirectOutput(output.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             return new SampleProcess(process, output);
         }
         catch (IOException ex) {

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.compare;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -108,7 +109,8 @@ public final class Comparison {
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     /**

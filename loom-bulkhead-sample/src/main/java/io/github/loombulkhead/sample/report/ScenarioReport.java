@@ -23,9 +23,11 @@ import java.util.List;
  * @param jvm name and vendor of the caller JVM
  * @param os operating system of the machine
  * @param startedAt when the comparison started (ISO-8601)
+ * @param loadAverage the machine's load average over the last minute when the comparison started (-1 if unknown):
+ * other work on the machine shifts every timing
  */
 public record ScenarioReport(int requests, int limit, int calleeCapacity, long calleeLatencyMs, long readTimeoutMs,
         String javaVersion, int cpus, long connectTimeoutMs, String scale, List<String> modes, long maxHeapBytes,
         int warmupRequests, long sampleIntervalMs, boolean nativeMemoryTracking, boolean retainedHeap, String jvm,
-        String os, String startedAt) {
+        String os, String startedAt, double loadAverage) {
 }

@@ -1,5 +1,7 @@
 package io.github.loombulkhead.sample.report;
 
+import java.util.Locale;
+
 /** The scenario in one sentence, and what the measures mean. */
 final class ScenarioText {
 
@@ -30,6 +32,8 @@ final class ScenarioText {
                 + " per request; read timeout " + Formats.millis(s.readTimeoutMs()) + ", connect timeout "
                 + Formats.millis(s.connectTimeoutMs()) + "; Java " + s.javaVersion() + " (" + s.jvm() + "), "
                 + s.cpus() + " CPUs, max heap " + Formats.megabytes(s.maxHeapBytes()) + ", " + s.os() + "; scale "
-                + s.scale() + "; started " + s.startedAt() + ".";
+                + s.scale() + "; started " + s.startedAt()
+                + ((s.loadAverage() >= 0) ? String.format(Locale.US, " with a load average of %.2f", s.loadAverage()) : "")
+                + ".";
     }
 }

@@ -16,6 +16,7 @@ class ReportRenderingTest {
             .contains("| mode | duration | succeeded | failed | success rate | p50 | p99 |")
             .contains("| thread-pool | 3.12 s | 1,000 | 0 | 100.0 % | 1,560 ms | 3,100 ms | 131 (+100) | 0 | ")
             .contains("| virtual-unbounded | 0.52 s | 200 | 800 | 20.0 % |")
+            .contains("with a load average of 0.42")
             .contains("+100.0 MB")
             .contains("| mode | read timeout | connect | rejected | other |")
             .contains("| virtual-unbounded | 800 | 0 | 0 | 0 |");

@@ -12,7 +12,7 @@ final class SampleReports {
     static Report threeModes() {
         ScenarioReport scenario = new ScenarioReport(1_000, 100, 200, 300, 500, "25.0.3", 2, 500, "default",
                 List.of("thread-pool", "virtual-unbounded", "loom-bulkhead"), 1_073_741_824L, 500, 100, true, true,
-                "OpenJDK 64-Bit Server VM 25.0.3+9", "Linux 6.1 amd64", "2026-01-01T00:00:00Z");
+                "OpenJDK 64-Bit Server VM 25.0.3+9", "Linux 6.1 amd64", "2026-01-01T00:00:00Z", 0.42);
         return new Report(scenario, List.of(
                 run("thread-pool", 1_000, 0, 3_120, 131, 31, 0, 104_857_600L, timeline(32, 100, 131, 0, 0)),
                 run("virtual-unbounded", 200, 800, 520, 32, 31, 1_000, 0L, timeline(6, 1_000, 32, 1_000, 0)),

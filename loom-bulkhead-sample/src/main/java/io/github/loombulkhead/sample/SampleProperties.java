@@ -16,25 +16,25 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of the sample, bound from {@code loom.sample.*}. Scenario values left unset come from the
  * {@link Scale} preset; every value is checked here so a bad one fails at startup with its name.
  *
- * @param run what to do instead of staying up as a web application: {@code compare} runs the comparison,
- * writes the report and exits
- * @param role role of this process: {@code caller} fires the requests, {@code callee} is the slow service
- * @param scale preset for the scenario values that are not set: {@code default} (about a minute) or
- * {@code reference} (the reference's exact numbers, about three minutes)
- * @param requests number of requests each mode fires at once
- * @param limit maximum number of concurrent calls in the bounded modes
- * @param readTimeout read timeout of the caller's HTTP client
- * @param connectTimeout connect timeout of the caller's HTTP client
- * @param modes modes to run, in this order (default: all of them)
- * @param reportDir directory that receives report.json, report.md, report.html and the callee's log
- * @param sampleInterval interval between two points of the time series
- * @param warmupRequests quick requests sent before the first mode, spread over the modes, so that both JVMs run
- * compiled code when measured (0 to skip)
- * @param retainedHeap whether to take a full GC right after all tasks of a mode were submitted, to measure
- * the heap that the waiting work holds
- * @param progress whether to draw a progress bar per mode when the console is a terminal (otherwise one line per
- * mode is printed when it ends)
- * @param callee the slow service
+ * @param run What to do instead of staying up as a web application: 'compare' runs the comparison, writes
+ * the report and exits.
+ * @param role Role of this process: 'caller' fires the requests, 'callee' is the slow service.
+ * @param scale Preset for the scenario values that are not set: 'default' (about a minute) or 'reference'
+ * (the reference's exact numbers, about four minutes).
+ * @param requests Number of requests each mode fires at once.
+ * @param limit Maximum number of concurrent calls in the bounded modes.
+ * @param readTimeout Read timeout of the caller's HTTP client.
+ * @param connectTimeout Connect timeout of the caller's HTTP client.
+ * @param modes Modes to run, in this order. Default: all of them.
+ * @param reportDir Directory that receives report.json, report.md, report.html and the callee's log.
+ * @param sampleInterval Interval between two points of the time series.
+ * @param warmupRequests Quick requests sent before the first mode, spread over the modes, so that both JVMs
+ * run compiled code when measured. 0 to skip.
+ * @param retainedHeap Whether to take a full GC once the first request of a bounded mode has ended, to
+ * measure the heap its queued, parked and running tasks hold.
+ * @param progress Whether to draw a progress bar per mode when the console is a terminal (otherwise one line
+ * per mode is printed when it ends).
+ * @param callee The slow service.
  */
 @ConfigurationProperties("loom.sample")
 public record SampleProperties(@Nullable String run, @DefaultValue("caller") Role role,
@@ -112,14 +112,14 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
     /**
      * The slow service.
      *
-     * @param capacity number of Tomcat worker threads (platform threads) of the callee; excess requests queue
-     * @param latency how long {@code GET /api/test/slow} takes to answer
-     * @param url base URL of an already running callee to call instead of starting one, e.g.
-     * {@code http://localhost:8081}
-     * @param port loopback port for the callee the caller starts (0 picks a free one)
-     * @param startupTimeout how long the caller waits for the callee it started to become ready
-     * @param jvmArguments JVM options of the callee the caller starts
-     * @param parentPid process id of the caller that started this callee; the callee exits when it ends
+     * @param capacity Number of Tomcat worker threads (platform threads) of the callee; excess requests queue.
+     * @param latency How long GET /api/test/slow takes to answer.
+     * @param url Base URL of an already running callee to call instead of starting one, such as
+     * http://localhost:8081.
+     * @param port Loopback port for the callee the caller starts. 0 picks a free one.
+     * @param startupTimeout How long the caller waits for the callee it started to answer.
+     * @param jvmArguments JVM options of the callee the caller starts.
+     * @param parentPid Process id of the caller that started this callee; the callee exits when it ends.
      */
     public record Callee(@Nullable Integer capacity, @Nullable Duration latency, @Nullable URI url,
             @DefaultValue("0") int port, @DefaultValue("60s") Duration startupTimeout,

@@ -58,7 +58,16 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
             HttpGroup settings = this.groups.get(group.name());
             Bulkhead bulkhead = null;
             if (settings != null && settings.isEnabled()) {
-                bulkhead = this.registry.bulkhead(bulkheadName(group.name(), settings));
+                String name = bulkheadName(group.name(), settings);
+                if (AnnotatedBulkheads.of(group.httpServiceTypes()).contains(name)) {
+                    throw new IllegalStateException("HTTP service group '" + group.name() + "' is bounded by bulkhead '"
+                            + name + "' (loom.bulkhead.http.groups." + group.name() + ") and one of its interfaces "
+                            + group.httpServiceTypes().stream().map(Class::getName).toList() + " names the same "
+                            + "bulkhead in @Bulkhead: each call would need two permits of '" + name + "', so calls "
+                            + "could wait for each other until they time out. Give the group or the annotation "
+                            + "another bulkhead name, or remove one of them.");
+                }
+                bulkhead = this.registry.bulkhead(name);
                 builder.requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead));
             }
             ClientHttpRequestFactory factory = requestFactory(group, bulkhead);

@@ -110,6 +110,21 @@ class LoomBulkheadHttpAutoConfigurationTests {
     }
 
     @Test
+    void aGroupBulkheadThatAnAnnotationOfTheGroupAlsoNamesFailsStartup() {
+        this.contextRunner.withUserConfiguration(TwoBulkheadsConfiguration.class)
+            .withPropertyValues("spring.http.serviceclient.two.base-url=" + callee.baseUrl(),
+                    "loom.bulkhead.http.groups.two.bulkhead=search")
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .rootCause()
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("HTTP service group 'two' is bounded by bulkhead 'search' "
+                        + "(loom.bulkhead.http.groups.two)")
+                .hasMessageContaining(SearchClient.class.getName())
+                .hasMessageContaining("each call would need two permits of 'search'"));
+    }
+
+    @Test
     void groupWithoutBulkheadNameUsesTheGroupName() {
         this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
             callee.release();

@@ -70,9 +70,14 @@ public class CalleeClientConfiguration {
             .register(registry);
     }
 
+    /** Connections the caller may open to the callee: as many as requests, at least the reference's 1,000. */
+    public static int poolSize(Scenario scenario) {
+        return Math.max(1_000, scenario.requests());
+    }
+
     @Bean(destroyMethod = "close")
     PoolingHttpClientConnectionManager calleeConnectionManager(Scenario scenario) {
-        int poolSize = Math.max(1_000, scenario.requests());
+        int poolSize = poolSize(scenario);
         return PoolingHttpClientConnectionManagerBuilder.create()
             .setMaxConnTotal(poolSize)
             .setMaxConnPerRoute(poolSize)

@@ -7,6 +7,7 @@ import java.util.Optional;
 import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
+import io.github.loombulkhead.sample.client.CalleeClientConfiguration;
 import io.github.loombulkhead.sample.compare.ModeRunner;
 import io.github.loombulkhead.sample.compare.RunInProgressException;
 import io.github.loombulkhead.sample.report.RunReport;
@@ -68,6 +69,12 @@ class CallerController {
         int max = (limit != null) ? limit : this.scenario.limit();
         if (n < 1 || max < 1) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "requests and limit must be at least 1");
+        }
+        int pool = CalleeClientConfiguration.poolSize(this.scenario);
+        if (n > pool) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "requests must be at most " + pool
+                    + ", the size of the connection pool (so that the pool never limits a mode); start the "
+                    + "application with --loom.sample.requests=" + n + " to allow more");
         }
         Scenario sized = new Scenario(this.scenario.scale(), n, max, this.scenario.calleeCapacity(),
                 this.scenario.calleeLatency(), this.scenario.readTimeout(), this.scenario.connectTimeout(),

@@ -79,9 +79,12 @@ class CallerWebApplicationTest {
     }
 
     @Test
-    void nonPositiveRequestsAreABadRequest() {
+    void requestsOutsideWhatTheClientCanCarryAreABadRequest() {
         assertThat(get("/api/test/thread-pool?requests=0", String.class).getStatusCode())
             .isEqualTo(HttpStatus.BAD_REQUEST);
+        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1001", String.class);
+        assertThat(tooMany.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(tooMany.getBody()).contains("at most 1000").contains("--loom.sample.requests=1001");
     }
 
     @Test

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.loombulkhead.sample.measure.JvmMetrics.GcTotals;
 import io.github.loombulkhead.sample.measure.NativeMemoryTracking.ThreadMemory;
 import io.github.loombulkhead.sample.report.TimelinePoint;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * up front so that it is part of every mode's baseline.
  */
 public final class TimelineSampler implements AutoCloseable {
+
+    private static final Log logger = LogFactory.getLog(TimelineSampler.class);
 
     /** Native memory is read every this many points: it is slower to read than the MXBeans. */
     static final int NATIVE_MEMORY_EVERY = 5;
@@ -54,7 +58,8 @@ public final class TimelineSampler implements AutoCloseable {
     public Sampling start(CallRecorder recorder, @Nullable Long heapBaseline, Listener onTick) {
         Sampling sampling = new Sampling(recorder, heapBaseline, onTick, System.nanoTime());
         long period = this.interval.toNanos();
-        sampling.future = this.scheduler.scheduleAtFixedRate(sampling::tick, period, period, TimeUnit.NANOSECONDS);
+        sampling.future = this.scheduler.scheduleAtFixedRate(sampling::safeTick, period, period,
+                TimeUnit.NANOSECONDS);
         return sampling;
     }
 
@@ -105,6 +110,8 @@ public final class TimelineSampler implements AutoCloseable {
 
         private int ticks;
 
+        private boolean failureLogged;
+
         private long peakHeapUsed;
 
         private int peakInFlight;
@@ -116,6 +123,19 @@ public final class TimelineSampler implements AutoCloseable {
             this.heapBaseline = heapBaseline;
             this.listener = listener;
             this.startNanos = startNanos;
+        }
+
+        /** A failing tick is logged and sampling goes on (a scheduled task that throws is never run again). */
+        private void safeTick() {
+            try {
+                tick();
+            }
+            catch (RuntimeException ex) {
+                if (!this.failureLogged) {
+                    this.failureLogged = true;
+                    logger.warn("Sampling the time series failed; the series has gaps", ex);
+                }
+            }
         }
 
         private void tick() {

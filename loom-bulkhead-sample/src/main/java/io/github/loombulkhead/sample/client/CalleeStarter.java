@@ -4,7 +4,10 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.core.Ordered;
 
-/** Starts the callee first thing once the caller's context is up, before the comparison runs. */
+/**
+ * Starts the callee once the caller's context is up (the web application's case; a comparison starts it
+ * itself, after checking its settings).
+ */
 class CalleeStarter implements ApplicationRunner, Ordered {
 
     private final CalleeEndpoint callee;
@@ -20,6 +23,6 @@ class CalleeStarter implements ApplicationRunner, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE;
+        return Ordered.HIGHEST_PRECEDENCE + 10;
     }
 }

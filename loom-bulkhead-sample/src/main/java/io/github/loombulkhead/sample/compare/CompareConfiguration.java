@@ -4,6 +4,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
+import io.github.loombulkhead.sample.client.CalleeEndpoint;
 import io.github.loombulkhead.sample.measure.HttpExchangeCounter;
 import io.github.loombulkhead.sample.measure.JvmMetrics;
 import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
@@ -59,9 +60,9 @@ class CompareConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
-    Comparison comparison(SampleProperties properties, Scenario scenario, ModeRunner runner, JvmMetrics jvm,
-            NativeMemoryTracking nativeMemory, ReportWriter writer) {
-        return new Comparison(properties, scenario, runner, jvm, nativeMemory, writer, System.out);
+    Comparison comparison(SampleProperties properties, Scenario scenario, CalleeEndpoint callee, ModeRunner runner,
+            JvmMetrics jvm, NativeMemoryTracking nativeMemory, ReportWriter writer) {
+        return new Comparison(properties, scenario, callee, runner, jvm, nativeMemory, writer, System.out);
     }
 
     @Bean

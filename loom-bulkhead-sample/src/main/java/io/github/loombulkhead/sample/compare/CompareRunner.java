@@ -18,8 +18,9 @@ class CompareRunner implements ApplicationRunner, Ordered {
         this.comparison.run();
     }
 
+    /** First: the comparison checks its modes before it starts the callee itself. */
     @Override
     public int getOrder() {
-        return 0;
+        return Ordered.HIGHEST_PRECEDENCE;
     }
 }

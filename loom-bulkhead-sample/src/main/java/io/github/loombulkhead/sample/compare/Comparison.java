@@ -11,6 +11,7 @@ import java.util.Locale;
 import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
+import io.github.loombulkhead.sample.client.CalleeEndpoint;
 import io.github.loombulkhead.sample.measure.JvmMetrics;
 import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
 import io.github.loombulkhead.sample.report.ConsoleReport;
@@ -40,9 +41,12 @@ public final class Comparison {
 
     private final PrintStream out;
 
-    public Comparison(SampleProperties properties, Scenario scenario, ModeRunner runner, JvmMetrics jvm,
-            NativeMemoryTracking nativeMemory, ReportWriter writer, PrintStream out) {
+    private final CalleeEndpoint callee;
+
+    public Comparison(SampleProperties properties, Scenario scenario, CalleeEndpoint callee, ModeRunner runner,
+            JvmMetrics jvm, NativeMemoryTracking nativeMemory, ReportWriter writer, PrintStream out) {
         this.properties = properties;
+        this.callee = callee;
         this.scenario = scenario;
         this.runner = runner;
         this.jvm = jvm;
@@ -51,8 +55,13 @@ public final class Comparison {
         this.out = out;
     }
 
-    /** Runs every mode and writes the report; returns it with the files' locations. */
+    /**
+     * Checks that every mode can run, starts the callee (unless it runs elsewhere), runs every mode and writes
+     * the report; returns it with the files' locations.
+     */
     public Outcome run() {
+        this.runner.checkRunnable(this.scenario.modes());
+        this.callee.start();
         ScenarioReport scenarioReport = scenarioReport();
         this.out.println();
         this.out.println("loom-bulkhead comparison: " + Formats.count(this.scenario.requests())

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.compare;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.SampleArgumentException;
 import io.github.loombulkhead.sample.client.CalleeCalls;
 import io.github.loombulkhead.sample.measure.CallRecorder;
 import io.github.loombulkhead.sample.measure.FailureCause;
@@ -71,6 +73,22 @@ public final class ModeRunner {
         }
         finally {
             this.running.unlock();
+        }
+    }
+
+    /**
+     * Checks up front that every mode can run here, so a comparison does not fail half-way.
+     * @throws SampleArgumentException naming the mode that cannot run and why
+     */
+    public void checkRunnable(List<Mode> modes) {
+        if (modes.contains(Mode.LOOM_BULKHEAD_HTTP)) {
+            try {
+                this.modes.httpBulkhead();
+            }
+            catch (IllegalStateException ex) {
+                throw new SampleArgumentException("loom.sample.modes contains loom-bulkhead-http, which cannot run: "
+                        + ex.getMessage() + ". Leave the mode out or turn the starter on.");
+            }
         }
     }
 

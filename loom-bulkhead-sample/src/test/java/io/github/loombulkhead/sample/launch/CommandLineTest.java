@@ -61,6 +61,20 @@ class CommandLineTest {
     }
 
     @Test
+    void annotatedClientModeWithoutTheStarterIsRejectedBeforeAnythingRuns() throws Exception {
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
+                List.of("--loom.sample.run=compare", "--loom.bulkhead.enabled=false",
+                        "--loom.sample.modes=thread-pool,loom-bulkhead-http",
+                        "--loom.sample.report-dir=" + this.directory.resolve("report")))) {
+            assertThat(sample.exitCode(TIMEOUT)).isEqualTo(SampleArgumentException.EXIT_CODE);
+            assertThat(sample.output()).contains("APPLICATION FAILED TO START")
+                .contains("loom.sample.modes contains loom-bulkhead-http, which cannot run")
+                .contains("spring.threads.virtual.enabled=true")
+                .doesNotContain("Callee started");
+        }
+    }
+
+    @Test
     void takenCalleePortIsReported() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,

@@ -189,13 +189,16 @@ public final class CallRecorder {
         return new Summary(succeeded, failures, percentileMillis(ended, 0.50), percentileMillis(ended, 0.99));
     }
 
-    /** Nearest-rank percentile in whole milliseconds (0 when nothing ended). */
+    /**
+     * Nearest-rank percentile in whole milliseconds, truncated like the mode's duration so a percentile never
+     * exceeds it (0 when nothing ended).
+     */
     static long percentileMillis(long[] sortedNanos, double quantile) {
         if (sortedNanos.length == 0) {
             return 0;
         }
         int rank = (int) Math.ceil(quantile * sortedNanos.length);
-        return Math.round(sortedNanos[Math.max(rank, 1) - 1] / 1_000_000.0);
+        return TimeUnit.NANOSECONDS.toMillis(sortedNanos[Math.max(rank, 1) - 1]);
     }
 
     /**

@@ -77,6 +77,8 @@ class CallRecorderTest {
         assertThat(CallRecorder.percentileMillis(nanos, 0.50)).isEqualTo(50);
         assertThat(CallRecorder.percentileMillis(nanos, 0.99)).isEqualTo(99);
         assertThat(CallRecorder.percentileMillis(new long[] { 7_000_000L }, 0.99)).isEqualTo(7);
+        assertThat(CallRecorder.percentileMillis(new long[] { 7_999_999L }, 0.99)).as("truncated like durationMs")
+            .isEqualTo(7);
         assertThat(CallRecorder.percentileMillis(new long[0], 0.5)).isZero();
     }
 

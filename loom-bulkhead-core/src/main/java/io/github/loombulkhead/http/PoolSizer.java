@@ -18,14 +18,30 @@ final class PoolSizer implements BulkheadListener {
 
     private final int routes;
 
+    private final int reservedPerRoute;
+
+    private final int reservedTotal;
+
     private final ReentrantLock lock = new ReentrantLock();
 
     private int maxPerRoute;
 
-    PoolSizer(PoolingHttpClientConnectionManager manager, int maxPerRoute, int routes) {
+    /**
+     * @param reservedPerRoute connections per route kept beyond the limits for calls that hold no permit
+     * @param reservedTotal connections in all kept beyond the limits for calls that hold no permit
+     */
+    PoolSizer(PoolingHttpClientConnectionManager manager, int maxPerRoute, int routes, int reservedPerRoute,
+            int reservedTotal) {
         this.manager = new WeakReference<>(manager);
         this.maxPerRoute = maxPerRoute;
         this.routes = routes;
+        this.reservedPerRoute = reservedPerRoute;
+        this.reservedTotal = reservedTotal;
+    }
+
+    /** {@code a + b}, saturated at {@code Integer.MAX_VALUE}. */
+    static int plus(int a, int b) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) a + b);
     }
 
     /** {@code maxPerRoute * routes}, saturated at {@code Integer.MAX_VALUE}. */
@@ -50,8 +66,8 @@ final class PoolSizer implements BulkheadListener {
         try {
             if (limit > this.maxPerRoute) {
                 this.maxPerRoute = limit;
-                pool.setMaxTotal(total(limit, this.routes));
-                pool.setDefaultMaxPerRoute(limit);
+                pool.setMaxTotal(plus(total(limit, this.routes), this.reservedTotal));
+                pool.setDefaultMaxPerRoute(plus(limit, this.reservedPerRoute));
             }
         }
         finally {

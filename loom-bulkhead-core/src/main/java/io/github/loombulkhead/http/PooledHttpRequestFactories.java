@@ -115,6 +115,10 @@ public final class PooledHttpRequestFactories {
 
         private Duration idleConnectionEviction = Duration.ofSeconds(60);
 
+        private int reservedPerRoute;
+
+        private int reservedTotal;
+
         private Consumer<HttpClientBuilder> clientCustomizer = (builder) -> {
         };
 
@@ -157,6 +161,22 @@ public final class PooledHttpRequestFactories {
             return this;
         }
 
+        /**
+         * Connections added to the pool beyond the bulkhead limits for calls of the client that hold no permit of
+         * those bulkheads (e.g. methods of an HTTP interface without {@code @Bulkhead}): with a default pool's size
+         * here, the pool limits such calls no more than a default pool would; default 0. The pool is shared, so
+         * unbounded calls beyond the reserve take connections the bounded calls could need.
+         */
+        public Builder reserveForUnboundedCalls(int maxPerRoute, int maxTotal) {
+            if (maxPerRoute < 0 || maxTotal < maxPerRoute) {
+                throw new IllegalArgumentException("reserved connections must satisfy 0 <= maxPerRoute <= maxTotal "
+                        + "but were maxPerRoute=" + maxPerRoute + ", maxTotal=" + maxTotal);
+            }
+            this.reservedPerRoute = maxPerRoute;
+            this.reservedTotal = maxTotal;
+            return this;
+        }
+
         /** Further client settings (proxy, TLS strategy, interceptors); do not replace the pool. */
         public Builder httpClient(Consumer<HttpClientBuilder> customizer) {
             this.clientCustomizer = Objects.requireNonNull(customizer, "customizer must not be null");
@@ -169,15 +189,16 @@ public final class PooledHttpRequestFactories {
             // default HttpClient 5 clients.
             PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
                 .useSystemProperties()
-                .setMaxConnTotal(PoolSizer.total(this.maxPerRoute, this.routes))
-                .setMaxConnPerRoute(this.maxPerRoute)
+                .setMaxConnTotal(PoolSizer.plus(PoolSizer.total(this.maxPerRoute, this.routes), this.reservedTotal))
+                .setMaxConnPerRoute(PoolSizer.plus(this.maxPerRoute, this.reservedPerRoute))
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                     .setConnectTimeout(Timeout.of(this.connectTimeout))
                     .setSocketTimeout(Timeout.of(this.readTimeout))
                     .setValidateAfterInactivity(TimeValue.of(this.validateAfterInactivity))
                     .build())
                 .build();
-            this.binder.accept(new PoolSizer(manager, this.maxPerRoute, this.routes));
+            this.binder.accept(new PoolSizer(manager, this.maxPerRoute, this.routes, this.reservedPerRoute,
+                    this.reservedTotal));
             HttpClientBuilder client = HttpClients.custom()
                 .useSystemProperties()
                 .setConnectionManager(manager)

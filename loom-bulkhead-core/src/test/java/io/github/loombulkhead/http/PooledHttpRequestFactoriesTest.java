@@ -133,6 +133,43 @@ class PooledHttpRequestFactoriesTest {
     }
 
     @Test
+    void reservedConnectionsServeUnboundedCallsBesideTheBoundedOnesAndStayWhenTheLimitIsRaised() throws Exception {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(2).build());
+        // One pool for a bounded and an unbounded client, as for an HTTP service group with unannotated methods.
+        var factory = track(PooledHttpRequestFactories.forBulkhead(bulkhead)
+            .reserveForUnboundedCalls(3, 3)
+            .connectionRequestTimeout(Duration.ofSeconds(60))
+            .build());
+        RestClient bounded = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(factory)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        RestClient unbounded = RestClient.builder().baseUrl(this.server.baseUrl()).requestFactory(factory).build();
+        List<CompletableFuture<String>> streams = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            streams.add(stream(bounded));
+        }
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> this.server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
+        for (int i = 0; i < 4; i++) {
+            streams.add(stream(unbounded));
+        }
+        // Beside the bounded calls' 2, the unbounded calls get the 3 reserved connections; the fourth waits.
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 5);
+
+        bulkhead.changeLimit(4);
+
+        // The raise grows the pool by the same amount, so the reserve is still there: 4 + 3 at once.
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 7);
+        this.server.openStreamGate();
+        for (CompletableFuture<String> stream : streams) {
+            assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
+        }
+        assertThat(this.server.maxConcurrent()).isEqualTo(7);
+    }
+
+    @Test
     void theConnectionRequestTimeoutBoundsCallersThatBypassTheBulkhead() throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(1).build());
         RestClient bypassing = RestClient.builder()
@@ -211,6 +248,9 @@ class PooledHttpRequestFactoriesTest {
             .isThrownBy(() -> BulkheadClientHttpRequestInterceptor.perHost(BulkheadRegistry.ofDefaults(), "host:",
                     BulkheadConfig.ofDefaults(), -3))
             .withMessage("maxHosts must be at least 1 but was -3");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.reserveForUnboundedCalls(5, 4))
+            .withMessage("reserved connections must satisfy 0 <= maxPerRoute <= maxTotal but were maxPerRoute=5, "
+                    + "maxTotal=4");
     }
 
     private static CompletableFuture<String> stream(RestClient client) {

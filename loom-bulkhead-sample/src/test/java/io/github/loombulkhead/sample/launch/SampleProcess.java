@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sample started as its own JVM, the way a user runs it, with its output captured in a file. */
 final class SampleProcess implements AutoCloseable {
+
+    /**
+     * A build started as a background job of a non-interactive shell (as CI may start it) inherits SIGINT as
+     * ignored, and a JVM then ignores Ctrl-C for good; {@code env --default-signal=INT} gives the sample the
+     * disposition a terminal user's process has.
+     */
+    private static final List<String> DEFAULT_SIGINT = defaultSigint();
 
     private final Process process;
 
@@ -33,7 +41,9 @@ final class SampleProcess implements AutoCloseable {
         Path output = directory.resolve("output.txt");
         try {
             Files.createDirectories(directory);
-            ProcessBuilder builder = new ProcessBuilder(JvmCommand.application(jvmArguments, arguments))
+            List<String> command = new ArrayList<>(DEFAULT_SIGINT);
+            command.addAll(JvmCommand.application(jvmArguments, arguments));
+            ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
@@ -44,6 +54,29 @@ final class SampleProcess implements AutoCloseable {
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    private static List<String> defaultSigint() {
+        List<String> prefix = List.of("env", "--default-signal=INT");
+        try {
+            Process probe = new ProcessBuilder(concat(prefix, "true")).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+            return (probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0) ? prefix : List.of();
+        }
+        catch (IOException ex) {
+            return List.of();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    private static List<String> concat(List<String> prefix, String last) {
+        List<String> all = new ArrayList<>(prefix);
+        all.add(last);
+        return all;
     }
 
     /** Waits for the process to end (at most {@code timeout}) and returns its exit code. */

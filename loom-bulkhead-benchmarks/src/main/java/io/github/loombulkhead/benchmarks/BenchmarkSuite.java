@@ -9,12 +9,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
 import io.github.loombulkhead.benchmarks.fairness.FairnessUnderOverload;
+import io.github.loombulkhead.benchmarks.http.HttpLatencyPaired;
+import io.github.loombulkhead.benchmarks.http.HttpPairedResult;
 import io.github.loombulkhead.benchmarks.jmh.BurstThroughputBenchmark;
 import io.github.loombulkhead.benchmarks.jmh.HttpPathBenchmark;
 import io.github.loombulkhead.benchmarks.jmh.UncontendedOverheadBenchmark;
@@ -116,12 +119,15 @@ public final class BenchmarkSuite {
         File jmhJson = this.out.resolve("jmh-result.json").toFile();
         Files.deleteIfExists(jmhJson.toPath());
         runJmh(jmhJson);
+        List<HttpPairedResult> http = this.parts.contains("http") ? runHttpPaired() : List.of();
+        write("http-paired.json", http);
         List<MemoryResult> memory = this.parts.contains("memory") ? runMemory() : List.of();
         write("memory.json", memory);
         List<FairnessResult> fairness = this.parts.contains("fairness") ? runFairness() : List.of();
         write("fairness.json", fairness);
         SuiteEnvironment environment = SuiteEnvironment.capture(command, this.settings, started, loadAtStart);
-        String markdown = new MarkdownReport(environment, JmhResults.read(jmhJson), memory, fairness).render();
+        String markdown = new MarkdownReport(environment, JmhResults.read(jmhJson), http, memory, fairness)
+            .render();
         Path report = this.out.resolve("benchmarks.md");
         Files.writeString(report, markdown, StandardCharsets.UTF_8);
         System.out.println("Wrote " + report.toAbsolutePath());
@@ -157,6 +163,17 @@ public final class BenchmarkSuite {
             options.include("^" + include.replace(".", "\\.") + "\\.");
         }
         new Runner(options.build()).run();
+    }
+
+    private List<HttpPairedResult> runHttpPaired() throws Exception {
+        System.out.println("# http: interleaved rounds");
+        if (this.settings.inProcess()) {
+            return HttpLatencyPaired.measure(this.settings.httpWarmup(), this.settings.httpRounds());
+        }
+        String json = ChildJvm.run(HttpLatencyPaired.class, List.of("-Xms1g", "-Xmx1g"),
+                List.of(String.valueOf(this.settings.httpWarmup().toMillis()), String.valueOf(this.settings.httpRounds())),
+                CHILD_TIMEOUT);
+        return Arrays.asList(JsonMapper.shared().readValue(json, HttpPairedResult[].class));
     }
 
     private List<MemoryResult> runMemory() throws Exception {

@@ -9,24 +9,26 @@ import java.util.List;
  */
 public record SuiteSettings(String name, int forks, int warmupIterations, Duration warmupTime, int iterations,
         Duration iterationTime, int burstTasks, List<Integer> memoryTasks, int memoryRepeats,
-        Duration fairnessDuration, Duration fairnessWarmup, boolean inProcess) {
+        Duration fairnessDuration, Duration fairnessWarmup, Duration httpWarmup, int httpRounds, boolean inProcess) {
 
-    /** JMH -f 1 -wi 2 -w 1s -i 3 -r 1s; memory once per N; fairness 3 s after 1 s warm-up. */
+    /** JMH -f 1 -wi 2 -w 1s -i 3 -r 1s; memory once per N; fairness 3 s after 1 s warm-up; HTTP 40 rounds. */
     public static SuiteSettings quick() {
         return new SuiteSettings("short", 1, 2, Duration.ofSeconds(1), 3, Duration.ofSeconds(1), 100_000,
-                List.of(100_000, 1_000_000), 1, Duration.ofSeconds(3), Duration.ofSeconds(1), false);
+                List.of(100_000, 1_000_000), 1, Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(3), 40,
+                false);
     }
 
-    /** JMH -f 3 -wi 5 -w 2s -i 10 -r 2s; memory three times per N; fairness 10 s after 2 s warm-up. */
+    /** JMH -f 3 -wi 5 -w 2s -i 10 -r 2s; memory three times per N; fairness 10 s after 2 s warm-up; HTTP 200 rounds. */
     public static SuiteSettings thorough() {
         return new SuiteSettings("long", 3, 5, Duration.ofSeconds(2), 10, Duration.ofSeconds(2), 100_000,
-                List.of(100_000, 1_000_000), 3, Duration.ofSeconds(10), Duration.ofSeconds(2), false);
+                List.of(100_000, 1_000_000), 3, Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(5), 200,
+                false);
     }
 
     /** Everything once with tiny sizes in this JVM: proves the harness works, measures nothing. */
     public static SuiteSettings smoke() {
         return new SuiteSettings("smoke", 0, 0, Duration.ofMillis(10), 1, Duration.ofMillis(50), 500,
-                List.of(2_000), 1, Duration.ofMillis(300), Duration.ofMillis(100), true);
+                List.of(2_000), 1, Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(200), 2, true);
     }
 
     /** The JMH command-line equivalent, for the report. */

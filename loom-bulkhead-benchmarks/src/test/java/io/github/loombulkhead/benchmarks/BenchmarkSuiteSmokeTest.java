@@ -8,6 +8,7 @@ import java.util.Set;
 
 import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
 import io.github.loombulkhead.benchmarks.fairness.FairnessUnderOverload;
+import io.github.loombulkhead.benchmarks.http.HttpPairedResult;
 import io.github.loombulkhead.benchmarks.memory.MemoryResult;
 import io.github.loombulkhead.benchmarks.memory.WaitingTaskMemory;
 import io.github.loombulkhead.benchmarks.report.JmhResults;
@@ -61,6 +62,21 @@ class BenchmarkSuiteSmokeTest {
     }
 
     @Test
+    void everyHttpClientWasMeasuredInEveryInterleavedRound() throws Exception {
+        List<HttpPairedResult> http = JsonMapper.shared()
+            .readValue(OUT.resolve("http-paired.json").toFile(), new TypeReference<List<HttpPairedResult>>() {
+            });
+        assertThat(http).extracting(HttpPairedResult::client)
+            .containsExactly("plain", "semaphoreInterceptor", "loomPerClient", "loomPerHost");
+        assertThat(http).allSatisfy((result) -> {
+            assertThat(result.rounds()).isEqualTo(2);
+            assertThat(result.samples()).isEqualTo(2L * 200);
+            assertThat(result.p50Micros()).isPositive().isLessThanOrEqualTo(result.p99Micros());
+        });
+        assertThat(http.get(0).addedP50()).isZero();
+    }
+
+    @Test
     void everyMemoryAlternativeQueuedAndThenRanEveryTask() throws Exception {
         List<MemoryResult> memory = JsonMapper.shared()
             .readValue(OUT.resolve("memory.json").toFile(), new TypeReference<List<MemoryResult>>() {
@@ -97,14 +113,15 @@ class BenchmarkSuiteSmokeTest {
         assertThat(markdown).contains("### Burst throughput: 500 tasks, limit 100, work = 1 ms park")
             .contains("### Burst throughput: 500 tasks, limit 100, work = ~1 µs CPU")
             .contains("### Uncontended overhead")
-            .contains("### HTTP path")
+            .contains("### HTTP path: one loopback")
+            .contains("### HTTP path, interleaved: 2 rounds × 200 calls")
             .contains("### Memory per waiting task: 2,000 tasks")
             .contains("### Fairness under overload")
             .contains("**loom-bulkhead** `BoundedVirtualExecutor` (fair)")
             .contains("**loom** `@Bulkhead` method (Spring proxy)")
             .contains("**loom** `BulkheadClientHttpRequestInterceptor.perHost`");
         List<String> baselineRows = markdown.lines().filter((line) -> line.contains("**(baseline)**")).toList();
-        assertThat(baselineRows).hasSize(2 + 1 + 1 + 1 + 1);
+        assertThat(baselineRows).hasSize(2 + 1 + 1 + 1 + 1 + 1);
         assertThat(baselineRows).allSatisfy((line) -> assertThat(line).contains("| 1.00× |"));
     }
 

@@ -33,6 +33,12 @@ public final class WaitingTaskMemory {
     /** The concurrency limit of every alternative. */
     public static final int LIMIT = 100;
 
+    /** Unmeasured warm-up rounds before the measured one. */
+    public static final int WARMUP_ROUNDS = 3;
+
+    /** Waiting tasks in each warm-up round (fewer if the measurement itself has fewer). */
+    public static final int WARMUP_TASKS = 100_000;
+
     private static final long SETTLE_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     private WaitingTaskMemory() {
@@ -88,11 +94,23 @@ public final class WaitingTaskMemory {
         }
     }
 
-    /** Runs one measurement in this JVM (exact only with a collector whose full GC leaves just live objects). */
+    /**
+     * Runs one measurement in this JVM (exact only with a collector whose full GC leaves just live objects),
+     * after {@value #WARMUP_ROUNDS} unmeasured warm-up rounds of up to {@value #WARMUP_TASKS} tasks: a thread
+     * that parks while its code is still interpreted keeps larger frames on the heap than one parking in
+     * compiled code (cold, a parked virtual thread measured about twice its warm size), and a server's code is warm.
+     */
     public static MemoryResult measure(Alternative alternative, int tasks) throws InterruptedException {
         if (tasks < 1) {
             throw new IllegalArgumentException("tasks must be at least 1 but was " + tasks);
         }
+        for (int i = 0; i < WARMUP_ROUNDS; i++) {
+            round(alternative, Math.min(tasks, WARMUP_TASKS));
+        }
+        return round(alternative, tasks);
+    }
+
+    private static MemoryResult round(Alternative alternative, int tasks) throws InterruptedException {
         Scenario scenario = alternative.create(tasks);
         try {
             scenario.occupy();

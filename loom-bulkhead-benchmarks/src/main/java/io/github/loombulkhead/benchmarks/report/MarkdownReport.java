@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
+import io.github.loombulkhead.benchmarks.http.HttpPairedResult;
 import io.github.loombulkhead.benchmarks.memory.MemoryResult;
 
 /**
@@ -27,16 +28,19 @@ public final class MarkdownReport {
 
     private final JmhResults jmh;
 
+    private final List<HttpPairedResult> httpPaired;
+
     private final List<MemoryResult> memory;
 
     private final List<FairnessResult> fairness;
 
     private final StringBuilder out = new StringBuilder();
 
-    public MarkdownReport(SuiteEnvironment environment, JmhResults jmh, List<MemoryResult> memory,
-            List<FairnessResult> fairness) {
+    public MarkdownReport(SuiteEnvironment environment, JmhResults jmh, List<HttpPairedResult> httpPaired,
+            List<MemoryResult> memory, List<FairnessResult> fairness) {
         this.environment = environment;
         this.jmh = jmh;
+        this.httpPaired = httpPaired;
         this.memory = memory;
         this.fairness = fairness;
     }
@@ -61,6 +65,7 @@ public final class MarkdownReport {
         burst();
         overhead();
         http();
+        httpPaired();
         memory();
         fairness();
         return this.out.toString();
@@ -133,7 +138,7 @@ public final class MarkdownReport {
         if (plain.isEmpty() || baseline.isEmpty()) {
             return;
         }
-        line("### HTTP path: one loopback `RestClient` call over HttpClient 5, single caller");
+        line("### HTTP path: one loopback `RestClient` call over HttpClient 5, single caller, one JMH fork per row");
         line("");
         line("| client | p50 µs | p99 µs | mean µs | p50 added vs no limiter | p50 × baseline |");
         line("|---|---:|---:|---:|---:|---:|");
@@ -143,6 +148,32 @@ public final class MarkdownReport {
                     + Format.withError(row.score(), row.error()) + " | "
                     + Format.percent(row.p50() / plain.get().p50() - 1) + " | "
                     + Format.ratio(row.p50() / baseline.get().p50()) + " |"));
+        }
+        line("");
+    }
+
+    private void httpPaired() {
+        if (this.httpPaired.isEmpty()) {
+            return;
+        }
+        Map<String, HttpPairedResult> byName = this.httpPaired.stream()
+            .collect(Collectors.toMap(HttpPairedResult::client, (r) -> r, (a, b) -> b));
+        HttpPairedResult baseline = byName.get("semaphoreInterceptor");
+        HttpPairedResult any = this.httpPaired.get(0);
+        line("### HTTP path, interleaved: " + any.rounds() + " rounds × " + String.format(java.util.Locale.ROOT, "%,d",
+                any.samples() / any.rounds()) + " calls per client, clients in random order each round, one JVM");
+        line("");
+        line("| client | p50 µs | p99 µs | p50 added vs no limiter (paired by round) | p50 × baseline |");
+        line("|---|---:|---:|---:|---:|");
+        for (Map.Entry<String, String> label : Labels.HTTP.entrySet()) {
+            HttpPairedResult r = byName.get(label.getKey());
+            if (r == null) {
+                continue;
+            }
+            line("| " + label.getValue() + " | " + Format.number(r.p50Micros()) + " | " + Format.number(r.p99Micros())
+                    + " | " + Format.percent(r.addedP50()) + " ± " + Format.percent(r.addedP50Error()).replace("+", "")
+                    + " | " + Format.ratio((baseline != null) ? r.p50Micros() / baseline.p50Micros() : Double.NaN)
+                    + " |");
         }
         line("");
     }

@@ -299,7 +299,9 @@ public class LoomBulkheadProperties {
 
         /**
          * Whether to size the HttpClient 5 connection pool from the bulkhead limits, so the pool never becomes a
-         * smaller, hidden limit. Applies only when the application defines no request factory of its own.
+         * smaller, hidden limit; a group's methods without a bulkhead keep a default pool's size beside them.
+         * Never replaces a request factory the application chose: its own factory (builder) bean, another
+         * spring.http.clients.imperative.factory, or a factory set on a client's builder.
          */
         private boolean enabled = true;
 

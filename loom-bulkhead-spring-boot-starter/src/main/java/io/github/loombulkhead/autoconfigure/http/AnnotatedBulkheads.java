@@ -1,6 +1,7 @@
 package io.github.loombulkhead.autoconfigure.http;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -26,6 +27,29 @@ final class AnnotatedBulkheads {
                     MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).get(Bulkhead.class)));
         }
         return names;
+    }
+
+    /**
+     * Whether every call through {@code types} holds a permit: each abstract method (an HTTP exchange) carries
+     * {@code @Bulkhead}, on itself or on its type.
+     */
+    static boolean coverEveryMethod(Collection<Class<?>> types) {
+        for (Class<?> type : types) {
+            if (MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class)) {
+                continue;
+            }
+            boolean[] covered = { true };
+            ReflectionUtils.doWithMethods(type, (Method method) -> {
+                if (Modifier.isAbstract(method.getModifiers())
+                        && !MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class)) {
+                    covered[0] = false;
+                }
+            });
+            if (!covered[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void add(Set<String> names, MergedAnnotation<Bulkhead> annotation) {

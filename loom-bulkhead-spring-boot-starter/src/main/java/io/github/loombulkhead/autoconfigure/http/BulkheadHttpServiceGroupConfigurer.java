@@ -12,7 +12,6 @@ import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 import org.springframework.web.service.registry.HttpServiceGroup;
@@ -20,11 +19,11 @@ import org.springframework.web.service.registry.HttpServiceGroup;
 /**
  * Puts a bulkhead on every client of each HTTP service group listed under
  * {@code loom.bulkhead.http.groups}: all calls of the group share the bulkhead named by
- * {@code loom.bulkhead.http.groups.<group>.bulkhead} (default: the group name). When the application chose
- * no request factory, the group's client gets an HttpClient 5 factory whose pool is sized from its bulkhead
- * (or from the per-host bulkheads), with the group's {@code spring.http.serviceclient.<group>.*} settings. A
- * listed group that does not exist is reported with a WARN instead of being ignored. Runs after Spring Boot's
- * own group configurers, and after the {@code RestClientCustomizer}s, whose request factory it replaces.
+ * {@code loom.bulkhead.http.groups.<group>.bulkhead} (default: the group name). A listed group that does not
+ * exist is reported with a WARN instead of being ignored, and so is a bounded group whose connection pool was
+ * not sized from its bulkheads ({@link BulkheadPoolHttpServiceGroupConfigurer} sizes it unless the application
+ * chose its own request factory). Runs after Spring Boot's own group configurers and the
+ * {@code RestClientCustomizer}s, so the bulkhead is the innermost interceptor.
  */
 public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
 
@@ -34,20 +33,21 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
 
     private final BulkheadRegistry registry;
 
-    private final BulkheadRequestFactories requestFactories;
-
     private final PerHostBulkheads perHost;
 
+    private final PoolSizeReporter poolSizeReporter;
+
     /**
-     * @param requestFactories pooled factories, or {@code null} to keep the groups' request factories
-     * @param perHost the per-host bulkheads when enabled (they size the pool), otherwise {@code null}
+     * @param requestFactories the pooled factories, or {@code null} when the starter sizes no pool
+     * @param perHost the per-host bulkheads when enabled, otherwise {@code null}
+     * @param unsizedReason why there are no pooled factories, when {@code requestFactories} is {@code null}
      */
     public BulkheadHttpServiceGroupConfigurer(Map<String, HttpGroup> groups, BulkheadRegistry registry,
-            BulkheadRequestFactories requestFactories, PerHostBulkheads perHost) {
+            BulkheadRequestFactories requestFactories, PerHostBulkheads perHost, String unsizedReason) {
         this.groups = groups;
         this.registry = registry;
-        this.requestFactories = requestFactories;
         this.perHost = perHost;
+        this.poolSizeReporter = new PoolSizeReporter(requestFactories, unsizedReason);
     }
 
     @Override
@@ -70,10 +70,7 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
                 bulkhead = this.registry.bulkhead(name);
                 builder.requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead));
             }
-            ClientHttpRequestFactory factory = requestFactory(group, bulkhead);
-            if (factory != null) {
-                builder.requestFactory(factory);
-            }
+            reportPool(group, bulkhead, builder);
         });
         for (String configured : this.groups.keySet()) {
             if (!seen.contains(configured)) {
@@ -83,31 +80,28 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
         }
     }
 
-    /**
-     * The pool must fit every call that can hold a permit at once: the per-host limits if any (they bound
-     * every route), else the group's bulkhead, else the bulkheads named by {@code @Bulkhead} on the group's
-     * interfaces (their sum when there are several).
-     */
-    private ClientHttpRequestFactory requestFactory(HttpServiceGroup group, Bulkhead groupBulkhead) {
-        if (this.requestFactories == null) {
-            return null;
-        }
+    /** The limits the pool must fit, as {@link BulkheadPoolHttpServiceGroupConfigurer} sizes it. */
+    private void reportPool(HttpServiceGroup group, Bulkhead groupBulkhead, RestClient.Builder builder) {
+        String client = "HTTP service group '" + group.name() + "'";
         if (this.perHost != null) {
-            return this.requestFactories.forHosts(this.registry, this.perHost.namePrefix(), this.perHost.template(),
-                    this.perHost.maxHosts(), group.name());
+            this.poolSizeReporter.report(client, "per-host bulkheads (loom.bulkhead.http.per-host)",
+                    this.perHost.template().getMaxConcurrentCalls(), builder);
         }
-        if (groupBulkhead != null) {
-            return this.requestFactories.forBulkhead(groupBulkhead, group.name());
+        else if (groupBulkhead != null) {
+            this.poolSizeReporter.report(client, "bulkhead '" + groupBulkhead.getName() + "'", groupBulkhead.getLimit(),
+                    builder);
         }
-        List<Bulkhead> annotated = AnnotatedBulkheads.of(group.httpServiceTypes())
-            .stream()
-            .map(this.registry::bulkhead)
-            .toList();
-        if (annotated.isEmpty()) {
-            return null;
+        else {
+            List<Bulkhead> annotated = AnnotatedBulkheads.of(group.httpServiceTypes())
+                .stream()
+                .map(this.registry::bulkhead)
+                .toList();
+            if (!annotated.isEmpty()) {
+                int sum = (int) Math.min(Integer.MAX_VALUE, annotated.stream().mapToLong(Bulkhead::getLimit).sum());
+                this.poolSizeReporter.report(client, "@Bulkhead "
+                        + annotated.stream().map(Bulkhead::getName).toList(), sum, builder);
+            }
         }
-        return (annotated.size() == 1) ? this.requestFactories.forBulkhead(annotated.get(0), group.name())
-                : this.requestFactories.forBulkheads(annotated, group.name());
     }
 
     /** The bulkhead name a group uses. */

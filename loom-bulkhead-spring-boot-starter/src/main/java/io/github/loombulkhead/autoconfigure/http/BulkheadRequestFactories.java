@@ -3,9 +3,13 @@ package io.github.loombulkhead.autoconfigure.http;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import io.github.loombulkhead.Bulkhead;
@@ -14,21 +18,29 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
+import org.springframework.boot.util.LambdaSafe;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
 
 /**
  * Makes Apache HttpClient 5 request factories whose pool is sized from the bulkhead limits, with Spring Boot's
  * settings of the client ({@code spring.http.clients.*}, {@code spring.http.serviceclient.<group>.*}). Usually
  * {@link PooledHttpRequestFactories}, whose pool also grows when a limit is raised at runtime. A client whose
  * settings that factory cannot apply (an SSL bundle, redirects not followed, cookie handling, an address filter)
- * gets Spring Boot's own HttpClient 5 factory with those settings and a pool sized to the limits at startup.
- * Closes every factory it made when the application context closes.
+ * gets Spring Boot's own HttpClient 5 factory with those settings and a pool sized to the limits at startup; so
+ * does every client when the application's {@link ClientHttpRequestFactoryBuilderCustomizer} beans change
+ * Spring Boot's HttpClient 5 factory builder (they are applied after the pool sizing, so a pool size they set
+ * wins). Closes every factory it made when the application context closes.
  */
 public class BulkheadRequestFactories implements DisposableBean {
 
@@ -36,18 +48,40 @@ public class BulkheadRequestFactories implements DisposableBean {
 
     private final Function<String, HttpClientSettings> settings;
 
+    private final List<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers;
+
     private final Queue<HttpComponentsClientHttpRequestFactory> made = new ConcurrentLinkedQueue<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Builders of service groups that got their factory here; guarded by lock, weak so builders can go. */
+    private final Set<RestClient.Builder> serviceGroupClients = Collections.newSetFromMap(new WeakHashMap<>());
+
+    private volatile int[] defaultPool;
 
     /**
      * @param settings Spring Boot's HTTP client settings of a service group, or the global ones for {@code null}
      */
     public BulkheadRequestFactories(Function<String, HttpClientSettings> settings) {
-        this.settings = settings;
+        this(settings, List.of());
     }
 
-    /** A factory for the clients of {@code group} (or a plain client for {@code null}) sharing {@code bulkhead}. */
+    /**
+     * @param settings Spring Boot's HTTP client settings of a service group, or the global ones for {@code null}
+     * @param customizers the application's customizers of Spring Boot's request factory builder, in order
+     */
+    public BulkheadRequestFactories(Function<String, HttpClientSettings> settings,
+            List<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers) {
+        this.settings = settings;
+        this.customizers = List.copyOf(customizers);
+    }
+
+    /**
+     * A factory for the clients of {@code group} (or a plain client for {@code null}) sharing {@code bulkhead};
+     * {@code null} when the application's customizers chose another client than HttpClient 5.
+     */
     public ClientHttpRequestFactory forBulkhead(Bulkhead bulkhead, String group) {
-        return build(PooledHttpRequestFactories.forBulkhead(bulkhead), bulkhead.getLimit(), 1, group);
+        return build(PooledHttpRequestFactories.forBulkhead(bulkhead), bulkhead.getLimit(), 1, false, group);
     }
 
     /**
@@ -55,8 +89,19 @@ public class BulkheadRequestFactories implements DisposableBean {
      * permit of one of {@code bulkheads}: the pool fits the sum of their limits.
      */
     public ClientHttpRequestFactory forBulkheads(Collection<Bulkhead> bulkheads, String group) {
+        return forBulkheads(bulkheads, false, group);
+    }
+
+    /**
+     * A factory for the clients of {@code group} (or a plain client for {@code null}) whose calls hold a permit of
+     * one of {@code bulkheads}, or, when {@code unboundedCalls}, may hold none (e.g. methods without
+     * {@code @Bulkhead}): the pool fits the sum of the limits, plus a default HttpClient 5 pool's size for the
+     * unbounded calls, so the pool limits them no more than it would without loom-bulkhead.
+     */
+    public ClientHttpRequestFactory forBulkheads(Collection<Bulkhead> bulkheads, boolean unboundedCalls,
+            String group) {
         int sum = (int) Math.min(Integer.MAX_VALUE, bulkheads.stream().distinct().mapToLong(Bulkhead::getLimit).sum());
-        return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, group);
+        return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, unboundedCalls, group);
     }
 
     /** A factory for the clients of {@code group} (or a plain client for {@code null}) with per-host bulkheads. */
@@ -68,13 +113,63 @@ public class BulkheadRequestFactories implements DisposableBean {
             .mapToInt(Bulkhead::getLimit)
             .reduce(template.getMaxConcurrentCalls(), Math::max);
         return build(PooledHttpRequestFactories.forHosts(registry, namePrefix, template, maxHosts), perHost, maxHosts,
-                group);
+                false, group);
     }
 
-    private ClientHttpRequestFactory build(PooledHttpRequestFactories.Builder pooled, int perRoute, int routes,
-            String group) {
+    /** Whether {@code factory} was made here (so its pool is sized from the limits). */
+    public boolean isOwn(ClientHttpRequestFactory factory) {
+        return factory != null && this.made.stream().anyMatch((own) -> own == factory);
+    }
+
+    /**
+     * Records that {@code builder} is a service group's client whose factory was set for its group, so that
+     * {@link PerHostBulkheadRestClientCustomizer} does not replace it with one without the group's settings.
+     */
+    void markServiceGroupClient(RestClient.Builder builder) {
+        this.lock.lock();
+        try {
+            this.serviceGroupClients.add(builder);
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Whether {@link #markServiceGroupClient(RestClient.Builder)} was called for {@code builder}. */
+    boolean isServiceGroupClient(RestClient.Builder builder) {
+        this.lock.lock();
+        try {
+            return this.serviceGroupClients.contains(builder);
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    private ClientHttpRequestFactory build(PooledHttpRequestFactories.Builder pooled, int limitPerRoute, int routes,
+            boolean unboundedCalls, String group) {
         HttpClientSettings client = this.settings.apply(group);
+        int reservedPerRoute = 0;
+        int reservedTotal = 0;
+        if (unboundedCalls) {
+            int[] reserve = defaultPool();
+            reservedPerRoute = reserve[0];
+            reservedTotal = reserve[1];
+            pooled.reserveForUnboundedCalls(reservedPerRoute, reservedTotal);
+        }
+        int perRoute = (int) Math.min(Integer.MAX_VALUE, (long) limitPerRoute + reservedPerRoute);
+        int total = (int) Math.min(Integer.MAX_VALUE, (long) limitPerRoute * routes + reservedTotal);
+        HttpComponentsClientHttpRequestFactoryBuilder sized = ClientHttpRequestFactoryBuilder.httpComponents()
+            .withConnectionManagerCustomizer((manager) -> manager.setMaxConnPerRoute(perRoute).setMaxConnTotal(total));
+        ClientHttpRequestFactoryBuilder<?> customized = customize(sized);
+        if (!(customized instanceof HttpComponentsClientHttpRequestFactoryBuilder)) {
+            // The application's customizers replaced HttpClient 5: its choice, the group keeps Spring Boot's factory.
+            return null;
+        }
         List<String> unsupported = unsupported(client);
+        if (customized != sized) {
+            unsupported.add("ClientHttpRequestFactoryBuilderCustomizer beans");
+        }
         HttpComponentsClientHttpRequestFactory factory;
         if (unsupported.isEmpty()) {
             if (isPositive(client.connectTimeout())) {
@@ -86,17 +181,38 @@ public class BulkheadRequestFactories implements DisposableBean {
             factory = pooled.build();
         }
         else {
-            int total = (int) Math.min(Integer.MAX_VALUE, (long) perRoute * routes);
             logger.info("HTTP client " + ((group != null) ? "of service group '" + group + "'" : "from RestClient.Builder")
-                    + " uses Spring Boot's HttpClient 5 factory for its " + String.join(", ", unsupported)
+                    + " uses Spring Boot's HttpClient 5 factory to apply the " + String.join(", ", unsupported)
                     + ", with a pool sized for the bulkhead limits at startup (" + perRoute + " per host, " + total
-                    + " in all); raising a limit at runtime beyond that does not grow this pool");
-            factory = ClientHttpRequestFactoryBuilder.httpComponents()
-                .withConnectionManagerCustomizer((manager) -> manager.setMaxConnPerRoute(perRoute).setMaxConnTotal(total))
-                .build(client);
+                    + " in all, unless those customizers size it themselves); raising a limit at runtime beyond that "
+                    + "does not grow this pool");
+            factory = (HttpComponentsClientHttpRequestFactory) customized.build(client);
         }
         this.made.add(factory);
         return factory;
+    }
+
+    /** Applies the application's customizers as Spring Boot does to its own builder. */
+    @SuppressWarnings("unchecked")
+    private ClientHttpRequestFactoryBuilder<?> customize(ClientHttpRequestFactoryBuilder<?> builder) {
+        ClientHttpRequestFactoryBuilder<?>[] result = { builder };
+        LambdaSafe.callbacks(ClientHttpRequestFactoryBuilderCustomizer.class, this.customizers, builder)
+            .invoke((customizer) -> result[0] = customizer.customize(result[0]));
+        return result[0];
+    }
+
+    /** Per route and in all, what a default HttpClient 5 pool allows (5 and 25 unless system properties say). */
+    private int[] defaultPool() {
+        int[] pool = this.defaultPool;
+        if (pool == null) {
+            PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
+                .useSystemProperties()
+                .build();
+            pool = new int[] { manager.getDefaultMaxPerRoute(), manager.getMaxTotal() };
+            manager.close();
+            this.defaultPool = pool;
+        }
+        return pool;
     }
 
     /** The settings that only Spring Boot's own factory applies. */

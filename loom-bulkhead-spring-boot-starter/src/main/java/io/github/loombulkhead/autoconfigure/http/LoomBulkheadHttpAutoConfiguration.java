@@ -8,6 +8,9 @@ import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,12 +20,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 
@@ -31,13 +37,17 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
  * ({@code loom.bulkhead.http.groups.<group>}) and per target host for clients built from the
  * auto-configured {@code RestClient.Builder} ({@code loom.bulkhead.http.per-host.enabled}), with a pooled
  * HttpClient 5 request factory sized from the limits when the application chose none. Ordered before
- * Spring Boot's HTTP client auto-configuration so "chose none" means the application's own beans only.
+ * Spring Boot's HTTP client auto-configuration so "chose none" means the application's own beans only; a factory
+ * the application sets on a client's builder is never replaced either (see {@link
+ * BulkheadPoolHttpServiceGroupConfigurer}, {@link PerHostBulkheadRestClientCustomizer}).
  */
 @AutoConfiguration(after = LoomBulkheadAutoConfiguration.class,
         beforeName = "org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration")
 @ConditionalOnClass({ RestClient.class, BulkheadClientHttpRequestInterceptor.class })
 @ConditionalOnBean(BulkheadRegistry.class)
 public final class LoomBulkheadHttpAutoConfiguration {
+
+    private static final Log logger = LogFactory.getLog(LoomBulkheadHttpAutoConfiguration.class);
 
     @Bean
     @ConditionalOnMissingBean
@@ -57,9 +67,9 @@ public final class LoomBulkheadHttpAutoConfiguration {
         @ConditionalOnMissingBean
         BulkheadHttpServiceGroupConfigurer bulkheadHttpServiceGroupConfigurer(LoomBulkheadProperties properties,
                 BulkheadRegistry registry, ObjectProvider<BulkheadRequestFactories> requestFactories,
-                ObjectProvider<PerHostBulkheads> perHost) {
+                ObjectProvider<PerHostBulkheads> perHost, Environment environment) {
             return new BulkheadHttpServiceGroupConfigurer(properties.getHttp().getGroups(), registry,
-                    requestFactories.getIfAvailable(), perHost.getIfAvailable());
+                    requestFactories.getIfAvailable(), perHost.getIfAvailable(), unsizedReason(environment));
         }
     }
 
@@ -71,8 +81,16 @@ public final class LoomBulkheadHttpAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         PerHostBulkheadRestClientCustomizer perHostBulkheadRestClientCustomizer(PerHostBulkheads perHostBulkheads,
-                ObjectProvider<BulkheadRequestFactories> requestFactories) {
-            return new PerHostBulkheadRestClientCustomizer(perHostBulkheads, requestFactories.getIfAvailable());
+                ObjectProvider<BulkheadRequestFactories> requestFactories, Environment environment) {
+            BulkheadRequestFactories factories = requestFactories.getIfAvailable();
+            if (factories == null) {
+                logger.info("Per-host bulkheads (loom.bulkhead.http.per-host) allow "
+                        + perHostBulkheads.template().getMaxConcurrentCalls() + " calls at once per host, but "
+                        + "loom-bulkhead does not size the connection pool of RestClients built from RestClient.Builder: "
+                        + unsizedReason(environment) + ". Make sure their request factory allows that many "
+                        + "connections per route.");
+            }
+            return new PerHostBulkheadRestClientCustomizer(perHostBulkheads, factories);
         }
     }
 
@@ -88,9 +106,40 @@ public final class LoomBulkheadHttpAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         BulkheadRequestFactories bulkheadRequestFactories(ObjectProvider<HttpClientSettings> settings,
-                ObjectProvider<HttpServiceClientProperties> groups, ObjectProvider<SslBundles> sslBundles) {
+                ObjectProvider<HttpServiceClientProperties> groups, ObjectProvider<SslBundles> sslBundles,
+                ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers) {
             return new BulkheadRequestFactories(new HttpClientSettingsResolver(settings.getIfAvailable(),
-                    groups.getIfAvailable(), sslBundles.getIfAvailable()));
+                    groups.getIfAvailable(), sslBundles.getIfAvailable()), customizers.orderedStream().toList());
         }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(RestClientHttpServiceGroupConfigurer.class)
+        static class ServiceGroupPoolConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            BulkheadPoolHttpServiceGroupConfigurer bulkheadPoolHttpServiceGroupConfigurer(
+                    LoomBulkheadProperties properties, BulkheadRegistry registry,
+                    BulkheadRequestFactories requestFactories, ObjectProvider<PerHostBulkheads> perHost) {
+                return new BulkheadPoolHttpServiceGroupConfigurer(properties.getHttp().getGroups(), registry,
+                        requestFactories, perHost.getIfAvailable());
+            }
+        }
+    }
+
+    /** Why no pooled factories exist, for the log line that says a pool was not sized. */
+    static String unsizedReason(Environment environment) {
+        if (!environment.getProperty("loom.bulkhead.http.pool.enabled", Boolean.class, true)) {
+            return "loom.bulkhead.http.pool.enabled=false";
+        }
+        String factory = environment.getProperty("spring.http.clients.imperative.factory");
+        if (factory != null && !"http-components".equalsIgnoreCase(factory)) {
+            return "the application chose another client with spring.http.clients.imperative.factory=" + factory;
+        }
+        if (!ClassUtils.isPresent("org.apache.hc.client5.http.impl.classic.HttpClients",
+                LoomBulkheadHttpAutoConfiguration.class.getClassLoader())) {
+            return "Apache HttpClient 5 is not on the class path";
+        }
+        return "the application defines its own ClientHttpRequestFactoryBuilder or ClientHttpRequestFactory bean";
     }
 }

@@ -11,17 +11,17 @@ public record SuiteSettings(String name, int forks, int warmupIterations, Durati
         Duration iterationTime, int burstTasks, List<Integer> memoryTasks, int memoryRepeats,
         Duration fairnessDuration, Duration fairnessWarmup, Duration httpWarmup, int httpRounds, boolean inProcess) {
 
-    /** JMH -f 1 -wi 2 -w 1s -i 3 -r 1s; memory once per N; fairness 3 s after 1 s warm-up; HTTP 40 rounds. */
+    /** JMH -f 1 -wi 2 -w 1s -i 3 -r 1s; memory once per N; fairness 3 s after 1 s warm-up; HTTP 100 rounds. */
     public static SuiteSettings quick() {
         return new SuiteSettings("short", 1, 2, Duration.ofSeconds(1), 3, Duration.ofSeconds(1), 100_000,
-                List.of(100_000, 1_000_000), 1, Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(3), 40,
+                List.of(100_000, 1_000_000), 1, Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(3), 100,
                 false);
     }
 
-    /** JMH -f 3 -wi 5 -w 2s -i 10 -r 2s; memory three times per N; fairness 10 s after 2 s warm-up; HTTP 200 rounds. */
+    /** JMH -f 3 -wi 5 -w 2s -i 10 -r 2s; memory three times per N; fairness 10 s after 2 s warm-up; HTTP 400 rounds. */
     public static SuiteSettings thorough() {
         return new SuiteSettings("long", 3, 5, Duration.ofSeconds(2), 10, Duration.ofSeconds(2), 100_000,
-                List.of(100_000, 1_000_000), 3, Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(5), 200,
+                List.of(100_000, 1_000_000), 3, Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(5), 400,
                 false);
     }
 

@@ -54,11 +54,11 @@ class BenchmarkSuiteSmokeTest {
             assertThat(results.find("UncontendedOverheadBenchmark", method, Map.of())).as(method)
                 .hasValueSatisfying((row) -> assertThat(row.score()).isPositive());
         }
-        for (String method : List.of("plain", "semaphoreInterceptor", "loomPerClient", "loomPerHost")) {
+        for (String method : List.of("plain", "noopInterceptor", "semaphoreInterceptor", "loomPerClient", "loomPerHost")) {
             assertThat(results.find("HttpPathBenchmark", method, Map.of())).as(method)
                 .hasValueSatisfying((row) -> assertThat(row.p50()).isPositive());
         }
-        assertThat(results.rows()).hasSize(2 * burst.size() + overhead.size() + 4);
+        assertThat(results.rows()).hasSize(2 * burst.size() + overhead.size() + 5);
     }
 
     @Test
@@ -67,7 +67,7 @@ class BenchmarkSuiteSmokeTest {
             .readValue(OUT.resolve("http-paired.json").toFile(), new TypeReference<List<HttpPairedResult>>() {
             });
         assertThat(http).extracting(HttpPairedResult::client)
-            .containsExactly("plain", "semaphoreInterceptor", "loomPerClient", "loomPerHost");
+            .containsExactly("plain", "noopInterceptor", "semaphoreInterceptor", "loomPerClient", "loomPerHost");
         assertThat(http).allSatisfy((result) -> {
             assertThat(result.rounds()).isEqualTo(2);
             assertThat(result.samples()).isEqualTo(2L * 200);

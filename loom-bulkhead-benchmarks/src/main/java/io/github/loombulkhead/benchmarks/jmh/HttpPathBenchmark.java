@@ -28,6 +28,8 @@ public class HttpPathBenchmark {
 
     private RestClient plain;
 
+    private RestClient noopInterceptor;
+
     private RestClient semaphoreLimited;
 
     private RestClient loomPerClient;
@@ -38,6 +40,7 @@ public class HttpPathBenchmark {
     public void setUp() {
         this.loopback = new LoopbackClients();
         this.plain = this.loopback.clients().get("plain");
+        this.noopInterceptor = this.loopback.clients().get("noopInterceptor");
         this.semaphoreLimited = this.loopback.clients().get("semaphoreInterceptor");
         this.loomPerClient = this.loopback.clients().get("loomPerClient");
         this.loomPerHost = this.loopback.clients().get("loomPerHost");
@@ -52,6 +55,12 @@ public class HttpPathBenchmark {
     @Benchmark
     public String plain() {
         return LoopbackClients.call(this.plain);
+    }
+
+    /** A pass-through interceptor, no limiter: what having any interceptor costs in Spring's request path. */
+    @Benchmark
+    public String noopInterceptor() {
+        return LoopbackClients.call(this.noopInterceptor);
     }
 
     /** The baseline limiter: a hand-written interceptor around a {@code Semaphore(100)}. */

@@ -19,8 +19,8 @@ import org.springframework.web.client.RestClient;
 
 /**
  * A loopback server and the {@code RestClient}s compared on the HTTP path, all over one pooled Apache
- * HttpClient 5: no limiter, a hand-written {@code Semaphore(100)} interceptor, loom's interceptor per client
- * and per host (limit 100 each).
+ * HttpClient 5: no limiter, a pass-through interceptor (what any interceptor costs in Spring's request
+ * path), a hand-written {@code Semaphore(100)} interceptor, loom's interceptor per client and per host.
  */
 public final class LoopbackClients implements AutoCloseable {
 
@@ -44,6 +44,9 @@ public final class LoopbackClients implements AutoCloseable {
             .requestFactory(new HttpComponentsClientHttpRequestFactory(this.httpClient));
         BulkheadConfig config = BulkheadConfig.custom().maxConcurrentCalls(LIMIT).build();
         this.clients.put("plain", builder.clone().build());
+        this.clients.put("noopInterceptor", builder.clone()
+            .requestInterceptor((request, body, execution) -> execution.execute(request, body))
+            .build());
         this.clients.put("semaphoreInterceptor",
                 builder.clone().requestInterceptor(semaphoreInterceptor(new Semaphore(LIMIT))).build());
         this.clients.put("loomPerClient", builder.clone()

@@ -32,6 +32,7 @@ final class Labels {
 
     static final Map<String, String> HTTP = ordered(
             "plain", "RestClient, no limiter",
+            "noopInterceptor", "reference: pass-through interceptor, no limiter",
             "semaphoreInterceptor", "interceptor around `Semaphore(100)` **(baseline)**",
             "loomPerClient", "**loom** `BulkheadClientHttpRequestInterceptor.perClient`",
             "loomPerHost", "**loom** `BulkheadClientHttpRequestInterceptor.perHost`");

@@ -163,14 +163,16 @@ public final class MarkdownReport {
         line("### HTTP path, interleaved: " + any.rounds() + " rounds × " + String.format(java.util.Locale.ROOT, "%,d",
                 any.samples() / any.rounds()) + " calls per client, clients in random order each round, one JVM");
         line("");
-        line("| client | p50 µs | p99 µs | p50 added vs no limiter (paired by round) | p50 × baseline |");
-        line("|---|---:|---:|---:|---:|");
+        HttpPairedResult plain = byName.get("plain");
+        line("| client | p50 µs | p99 µs | p50 added vs no limiter | same, mean of rounds ± 99.9 % CI | p50 × baseline |");
+        line("|---|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, String> label : Labels.HTTP.entrySet()) {
             HttpPairedResult r = byName.get(label.getKey());
             if (r == null) {
                 continue;
             }
             line("| " + label.getValue() + " | " + Format.number(r.p50Micros()) + " | " + Format.number(r.p99Micros())
+                    + " | " + Format.percent((plain != null) ? r.p50Micros() / plain.p50Micros() - 1 : Double.NaN)
                     + " | " + Format.percent(r.addedP50()) + " ± " + Format.percent(r.addedP50Error()).replace("+", "")
                     + " | " + Format.ratio((baseline != null) ? r.p50Micros() / baseline.p50Micros() : Double.NaN)
                     + " |");

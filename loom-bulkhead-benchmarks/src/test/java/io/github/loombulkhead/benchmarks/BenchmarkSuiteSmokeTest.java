@@ -38,7 +38,7 @@ class BenchmarkSuiteSmokeTest {
     void everyJmhBenchmarkProducedAScore() {
         JmhResults results = JmhResults.read(OUT.resolve("jmh-result.json").toFile());
         List<String> burst = List.of("semaphoreBaseline", "loomBulkhead", "springSimpleAsync", "resilience4jBulkhead",
-                "threadPool");
+                "threadPool", "referenceVirtualLoops", "referencePlatformLoops");
         for (String work : List.of("cpu", "park")) {
             for (String method : burst) {
                 assertThat(results.find("BurstThroughputBenchmark", method, Map.of("work", work, "tasks", "500")))

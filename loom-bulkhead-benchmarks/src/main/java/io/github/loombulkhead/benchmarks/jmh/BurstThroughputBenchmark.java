@@ -86,6 +86,40 @@ public class BurstThroughputBenchmark {
         return burst(pool.executor, this.work::run);
     }
 
+    /**
+     * Reference, not a limiter: {@value #LIMIT} virtual threads each run {@code tasks / 100} bodies in a loop.
+     * The floor for virtual threads: no thread per task, no queue, no permit hand-over.
+     */
+    @Benchmark
+    public long referenceVirtualLoops() throws InterruptedException {
+        return loops(Thread.ofVirtual().factory());
+    }
+
+    /** Reference, not a limiter: the same loops on {@value #LIMIT} platform threads. */
+    @Benchmark
+    public long referencePlatformLoops() throws InterruptedException {
+        return loops(Thread.ofPlatform().factory());
+    }
+
+    private long loops(java.util.concurrent.ThreadFactory factory) throws InterruptedException {
+        int perThread = this.tasks / LIMIT;
+        LongAdder ran = new LongAdder();
+        Thread[] threads = new Thread[LIMIT];
+        for (int t = 0; t < LIMIT; t++) {
+            threads[t] = factory.newThread(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    this.work.run();
+                    ran.increment();
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        return ran.sum();
+    }
+
     /** Submits every task, waits for all to end, and returns how many ran without an exception. */
     private long burst(Executor executor, Runnable body) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(this.tasks);

@@ -26,7 +26,7 @@ import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * The price of a limiter when it does not limit: acquire and release with every permit free, on one thread.
- * Rows through a Spring proxy also pay for the proxy; {@link #springProxyOnly()} measures that part alone.
+ * Rows through a Spring proxy also pay for the proxy; {@link #springProxyOnly(ProxyOnly)} measures that part alone.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -50,34 +50,6 @@ public class UncontendedOverheadBenchmark {
 
     private final BulkheadClientHttpRequestInterceptor loomInterceptor = BulkheadClientHttpRequestInterceptor
         .perClient(new Bulkhead("http", BulkheadConfig.custom().maxConcurrentCalls(LIMIT).build()));
-
-    private AnnotationConfigApplicationContext springContext;
-
-    private AnnotationConfigApplicationContext loomContext;
-
-    private LoomAnnotationConfiguration.BulkheadedCallee loomAnnotated;
-
-    private SpringConcurrencyLimitConfiguration.LimitedCallee springLimited;
-
-    private CountingCallee proxyOnly;
-
-    @Setup(Level.Trial)
-    public void setUp() {
-        this.springContext = new AnnotationConfigApplicationContext(SpringConcurrencyLimitConfiguration.class);
-        this.springLimited = this.springContext.getBean(SpringConcurrencyLimitConfiguration.LimitedCallee.class);
-        this.loomContext = new AnnotationConfigApplicationContext(LoomAnnotationConfiguration.class);
-        this.loomAnnotated = this.loomContext.getBean(LoomAnnotationConfiguration.BulkheadedCallee.class);
-        ProxyFactory factory = new ProxyFactory(new CountingCallee());
-        factory.setProxyTargetClass(true);
-        factory.addAdvice((MethodInterceptor) (invocation) -> invocation.proceed());
-        this.proxyOnly = (CountingCallee) factory.getProxy();
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        this.springContext.close();
-        this.loomContext.close();
-    }
 
     /** The baseline: {@code Semaphore.tryAcquire()} + {@code release()}. */
     @Benchmark
@@ -138,8 +110,8 @@ public class UncontendedOverheadBenchmark {
 
     /** A call to a Spring bean method annotated {@code @Bulkhead("overhead")}. */
     @Benchmark
-    public int loomAnnotation() {
-        return this.loomAnnotated.call();
+    public int loomAnnotation(LoomAnnotated context) {
+        return context.callee.call();
     }
 
     /** One exchange through {@code BulkheadClientHttpRequestInterceptor.perClient} with a stub that does no I/O. */
@@ -169,14 +141,69 @@ public class UncontendedOverheadBenchmark {
 
     /** A call to a Spring bean method annotated {@code @ConcurrencyLimit(100)}. */
     @Benchmark
-    public int springConcurrencyLimit() {
-        return this.springLimited.call();
+    public int springConcurrencyLimit(SpringLimited context) {
+        return context.callee.call();
     }
 
     /** The same call through a Spring AOP proxy whose only advice proceeds: the cost of the proxy itself. */
     @Benchmark
-    public int springProxyOnly() {
-        return this.proxyOnly.call();
+    public int springProxyOnly(ProxyOnly proxy) {
+        return proxy.callee.call();
+    }
+
+    /** A Spring context with a {@code @ConcurrencyLimit(100)} bean. */
+    @State(Scope.Thread)
+    public static class SpringLimited {
+
+        private AnnotationConfigApplicationContext context;
+
+        SpringConcurrencyLimitConfiguration.LimitedCallee callee;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            this.context = new AnnotationConfigApplicationContext(SpringConcurrencyLimitConfiguration.class);
+            this.callee = this.context.getBean(SpringConcurrencyLimitConfiguration.LimitedCallee.class);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            this.context.close();
+        }
+    }
+
+    /** A Spring context with a {@code @Bulkhead("overhead")} bean. */
+    @State(Scope.Thread)
+    public static class LoomAnnotated {
+
+        private AnnotationConfigApplicationContext context;
+
+        LoomAnnotationConfiguration.BulkheadedCallee callee;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            this.context = new AnnotationConfigApplicationContext(LoomAnnotationConfiguration.class);
+            this.callee = this.context.getBean(LoomAnnotationConfiguration.BulkheadedCallee.class);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            this.context.close();
+        }
+    }
+
+    /** A CGLIB proxy whose only advice proceeds. */
+    @State(Scope.Thread)
+    public static class ProxyOnly {
+
+        CountingCallee callee;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            ProxyFactory factory = new ProxyFactory(new CountingCallee());
+            factory.setProxyTargetClass(true);
+            factory.addAdvice((MethodInterceptor) (invocation) -> invocation.proceed());
+            this.callee = (CountingCallee) factory.getProxy();
+        }
     }
 
     /** The target of the proxy-only row (a CGLIB proxy, like the {@code @ConcurrencyLimit} bean's). */

@@ -105,23 +105,24 @@ public final class WaitingTaskMemory {
             throw new IllegalArgumentException("tasks must be at least 1 but was " + tasks);
         }
         for (int i = 0; i < WARMUP_ROUNDS; i++) {
-            round(alternative, Math.min(tasks, WARMUP_TASKS));
+            round(alternative, Math.min(tasks, WARMUP_TASKS), false);
         }
-        return round(alternative, tasks);
+        return round(alternative, tasks, true);
     }
 
-    private static MemoryResult round(Alternative alternative, int tasks) throws InterruptedException {
+    private static MemoryResult round(Alternative alternative, int tasks, boolean measureHeap)
+            throws InterruptedException {
         Scenario scenario = alternative.create(tasks);
         try {
             scenario.occupy();
-            long baseline = usedHeapAfterGc();
+            long baseline = measureHeap ? usedHeapAfterGc() : 0;
             long start = System.nanoTime();
             for (int i = 0; i < tasks; i++) {
                 scenario.submit(i);
             }
             awaitCondition(scenario::allWaiting, alternative + ": " + tasks + " tasks waiting");
             double submitMillis = (System.nanoTime() - start) / 1e6;
-            long loaded = usedHeapAfterGc();
+            long loaded = measureHeap ? usedHeapAfterGc() : 0;
             scenario.release.countDown();
             awaitCondition(() -> scenario.ran.sum() == tasks, alternative + ": all " + tasks + " tasks run");
             return new MemoryResult(alternative.name(), tasks, baseline, loaded, (double) (loaded - baseline) / tasks,

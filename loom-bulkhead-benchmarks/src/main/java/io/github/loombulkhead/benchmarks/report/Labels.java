@@ -11,7 +11,9 @@ final class Labels {
             "loomBulkhead", "**loom-bulkhead** `BoundedVirtualExecutor` (fair)",
             "springSimpleAsync", "Spring `SimpleAsyncTaskExecutor` (virtual, `concurrencyLimit` 100)",
             "resilience4jBulkhead", "resilience4j `Bulkhead` in a virtual thread per task",
-            "threadPool", "`ThreadPoolExecutor(100)` (platform threads)");
+            "threadPool", "`ThreadPoolExecutor(100)` (platform threads)",
+            "referenceVirtualLoops", "reference: 100 virtual threads loop over the tasks, no limiter",
+            "referencePlatformLoops", "reference: 100 platform threads loop over the tasks, no limiter");
 
     static final Map<String, String> OVERHEAD = ordered(
             "semaphoreBaseline", "`Semaphore.tryAcquire()` + `release()` **(baseline)**",

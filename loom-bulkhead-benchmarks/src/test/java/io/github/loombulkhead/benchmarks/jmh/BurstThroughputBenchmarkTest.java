@@ -40,6 +40,8 @@ class BurstThroughputBenchmarkTest {
             assertThat(this.benchmark.springSimpleAsync(spring)).isEqualTo(2_000);
             assertThat(this.benchmark.resilience4jBulkhead(threads, resilience4j)).isEqualTo(2_000);
             assertThat(this.benchmark.threadPool(pool)).isEqualTo(2_000);
+            assertThat(this.benchmark.referenceVirtualLoops()).isEqualTo(2_000);
+            assertThat(this.benchmark.referencePlatformLoops()).isEqualTo(2_000);
         }
         finally {
             threads.tearDown();

@@ -117,8 +117,10 @@ public final class BenchmarkSuite {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         String loadAtStart = SuiteEnvironment.loadAverage();
         File jmhJson = this.out.resolve("jmh-result.json").toFile();
+        File burstJson = this.out.resolve("jmh-burst-result.json").toFile();
         Files.deleteIfExists(jmhJson.toPath());
-        runJmh(jmhJson);
+        Files.deleteIfExists(burstJson.toPath());
+        runJmh(jmhJson, burstJson);
         List<HttpPairedResult> http = this.parts.contains("http") ? runHttpPaired() : List.of();
         write("http-paired.json", http);
         List<MemoryResult> memory = this.parts.contains("memory") ? runMemory() : List.of();
@@ -126,7 +128,8 @@ public final class BenchmarkSuite {
         List<FairnessResult> fairness = this.parts.contains("fairness") ? runFairness() : List.of();
         write("fairness.json", fairness);
         SuiteEnvironment environment = SuiteEnvironment.capture(command, this.settings, started, loadAtStart);
-        String markdown = new MarkdownReport(environment, JmhResults.read(jmhJson), http, memory, fairness)
+        String markdown = new MarkdownReport(environment, JmhResults.read(burstJson, jmhJson), http, memory,
+                fairness)
             .render();
         Path report = this.out.resolve("benchmarks.md");
         Files.writeString(report, markdown, StandardCharsets.UTF_8);
@@ -134,35 +137,40 @@ public final class BenchmarkSuite {
         return markdown;
     }
 
-    private void runJmh(File resultFile) throws RunnerException {
-        List<String> includes = new ArrayList<>();
+    private void runJmh(File resultFile, File burstResultFile) throws RunnerException {
         if (this.parts.contains("burst")) {
-            includes.add(BurstThroughputBenchmark.class.getName());
+            ChainedOptionsBuilder burst = options(burstResultFile)
+                .warmupIterations(this.settings.burstWarmupIterations())
+                .measurementIterations(this.settings.burstIterations())
+                .param("tasks", String.valueOf(this.settings.burstTasks()));
+            new Runner(include(burst, BurstThroughputBenchmark.class).build()).run();
         }
-        if (this.parts.contains("overhead")) {
-            includes.add(UncontendedOverheadBenchmark.class.getName());
+        if (this.parts.contains("overhead") || this.parts.contains("http")) {
+            ChainedOptionsBuilder options = options(resultFile).warmupIterations(this.settings.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
+                .measurementIterations(this.settings.iterations())
+                .measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()));
+            if (this.parts.contains("overhead")) {
+                include(options, UncontendedOverheadBenchmark.class);
+            }
+            if (this.parts.contains("http")) {
+                include(options, HttpPathBenchmark.class);
+            }
+            new Runner(options.build()).run();
         }
-        if (this.parts.contains("http")) {
-            includes.add(HttpPathBenchmark.class.getName());
-        }
-        if (includes.isEmpty()) {
-            return;
-        }
-        ChainedOptionsBuilder options = new OptionsBuilder().forks(this.settings.forks())
-            .warmupIterations(this.settings.warmupIterations())
-            .warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
-            .measurementIterations(this.settings.iterations())
-            .measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
+    }
+
+    private ChainedOptionsBuilder options(File resultFile) {
+        return new OptionsBuilder().forks(this.settings.forks())
             .timeout(TimeValue.minutes(5))
-            .param("tasks", String.valueOf(this.settings.burstTasks()))
             .jvmArgsAppend("-Xms2g", "-Xmx2g")
             .resultFormat(ResultFormatType.JSON)
             .result(resultFile.getPath())
             .shouldFailOnError(true);
-        for (String include : includes) {
-            options.include("^" + include.replace(".", "\\.") + "\\.");
-        }
-        new Runner(options.build()).run();
+    }
+
+    private static ChainedOptionsBuilder include(ChainedOptionsBuilder options, Class<?> benchmark) {
+        return options.include("^" + benchmark.getName().replace(".", "\\.") + "\\.");
     }
 
     private List<HttpPairedResult> runHttpPaired() throws Exception {

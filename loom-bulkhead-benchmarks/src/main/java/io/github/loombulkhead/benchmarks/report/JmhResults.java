@@ -19,12 +19,18 @@ public final class JmhResults {
         this.rows = List.copyOf(rows);
     }
 
-    /** Parses the file; a missing file reads as no results. */
-    public static JmhResults read(File json) {
-        if (!json.isFile()) {
-            return new JmhResults(List.of());
-        }
+    /** Parses the files, in order, into one set of results; a missing file reads as no results. */
+    public static JmhResults read(File... files) {
         List<JmhRow> rows = new ArrayList<>();
+        for (File json : files) {
+            if (json.isFile()) {
+                readInto(json, rows);
+            }
+        }
+        return new JmhResults(rows);
+    }
+
+    private static void readInto(File json, List<JmhRow> rows) {
         for (JsonNode entry : JsonMapper.shared().readTree(json)) {
             String benchmark = entry.path("benchmark").asString();
             int dot = benchmark.lastIndexOf('.');
@@ -39,7 +45,6 @@ public final class JmhResults {
                     metric.path("score").asDouble(), number(metric.path("scoreError")), metric.path("scoreUnit").asString(),
                     percentiles.path("50.0").asDouble(Double.NaN), percentiles.path("99.0").asDouble(Double.NaN)));
         }
-        return new JmhResults(rows);
     }
 
     /** JMH writes "NaN" as a string when a single iteration gives no error estimate. */

@@ -344,7 +344,10 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             return this;
         }
 
-        /** Factory of the virtual threads that run tasks (default: virtual threads named {@code <name>-N}). */
+        /**
+         * Factory of the virtual threads that run tasks. The default names every thread after the bulkhead (one
+         * shared name, so starting a thread allocates no name; thread dumps tell virtual threads apart by id).
+         */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = threadFactory;
             return this;
@@ -368,7 +371,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
                 target = (this.registry != null) ? this.registry.bulkhead(this.name, built) : new Bulkhead(this.name, built);
             }
             ThreadFactory factory = (this.threadFactory != null) ? this.threadFactory
-                    : Thread.ofVirtual().name(this.name + "-", 0).factory();
+                    : Thread.ofVirtual().name(this.name).factory();
             return new BoundedVirtualExecutor(target, factory, this.taskDecorator);
         }
     }

@@ -91,12 +91,18 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             Runnable task = (this.taskDecorator != null)
                     ? Objects.requireNonNull(this.taskDecorator.apply(command), "taskDecorator returned null")
                     : command;
-            QueuedTask queued = new QueuedTask(task, command);
-            if (command instanceof BulkheadFutureTask<?> future) {
-                future.queued = queued;
+            if (this.bulkhead.tryAcquirePermission()) {
+                start(task);
             }
-            if (this.bulkhead.acquireOrEnqueue(queued)) {
-                start(task, 0);
+            else {
+                // Only a task that may have to wait needs a queue entry.
+                QueuedTask queued = new QueuedTask(task, command);
+                if (command instanceof BulkheadFutureTask<?> future) {
+                    future.queued = queued;
+                }
+                if (this.bulkhead.acquireOrEnqueue(queued)) {
+                    start(task);
+                }
             }
             started = true;
         }
@@ -117,7 +123,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         return new BulkheadFutureTask<>(Objects.requireNonNull(callable, "task must not be null"));
     }
 
-    private void start(Runnable task, long waitNanos) {
+    private void start(Runnable task) {
         Thread thread;
         try {
             thread = this.threadFactory.newThread(() -> run(task));
@@ -221,7 +227,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         @Override
         protected void onPermit(long waitNanos) {
             try {
-                start(this.task, waitNanos);
+                start(this.task);
             }
             catch (RuntimeException | Error ex) {
                 if (this.command instanceof BulkheadFutureTask<?> future) {

@@ -25,7 +25,7 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
 
     private final BulkheadOperationSource operations;
 
-    private volatile ThreadFactory threadFactory = Thread.ofVirtual().name("loom-bulkhead-call-", 0).factory();
+    private volatile ThreadFactory threadFactory = Thread.ofVirtual().name("loom-bulkhead-call").factory();
 
     private volatile TaskDecorator taskDecorator;
 

@@ -119,20 +119,43 @@ public final class BulkheadRegistry {
 
     /**
      * Calls {@code consumer} once for every existing bulkhead now and once for each one created later, on
-     * the thread that creates it (so possibly concurrently with the calls for the existing ones).
+     * the thread that creates it (so possibly concurrently with the calls for the existing ones), until the
+     * returned registration is closed.
      */
-    public void forEachBulkhead(Consumer<Bulkhead> consumer) {
+    public Registration forEachBulkhead(Consumer<Bulkhead> consumer) {
         Objects.requireNonNull(consumer, "consumer must not be null");
+        Consumer<Bulkhead> registered = consumer::accept;
         List<Bulkhead> existing;
         this.registration.lock();
         try {
-            this.onAdded.add(consumer);
+            this.onAdded.add(registered);
             existing = List.copyOf(this.bulkheads.values());
         }
         finally {
             this.registration.unlock();
         }
         existing.forEach(consumer);
+        return () -> {
+            this.registration.lock();
+            try {
+                this.onAdded.remove(registered);
+            }
+            finally {
+                this.registration.unlock();
+            }
+        };
+    }
+
+    /** Stops a {@link #forEachBulkhead} callback. */
+    @FunctionalInterface
+    public interface Registration extends AutoCloseable {
+
+        /**
+         * Bulkheads created from now on are not passed to the callback; a call already under way on a creating
+         * thread may still finish. Closing again does nothing.
+         */
+        @Override
+        void close();
     }
 
     /** Builds a {@link BulkheadRegistry}. */

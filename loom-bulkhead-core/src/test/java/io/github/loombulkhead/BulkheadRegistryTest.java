@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -73,6 +74,26 @@ class BulkheadRegistryTest {
         before.tryAcquirePermission();
         after.tryAcquirePermission();
         assertThat(listener.events).extracting(RecordingListener.Event::bulkhead).containsExactly("before", "after");
+    }
+
+    @Test
+    void aClosedCallbackRegistrationHearsOfNoFurtherBulkheads() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        registry.bulkhead("before", SMALL);
+        Queue<String> closed = new ConcurrentLinkedQueue<>();
+        Queue<String> open = new ConcurrentLinkedQueue<>();
+        Consumer<Bulkhead> recordClosed = (bulkhead) -> closed.add(bulkhead.getName());
+        BulkheadRegistry.Registration registration = registry.forEachBulkhead(recordClosed);
+        // The same consumer registered twice is two registrations: closing one leaves the other.
+        registry.forEachBulkhead(recordClosed);
+        registry.forEachBulkhead((bulkhead) -> open.add(bulkhead.getName()));
+
+        registration.close();
+        registration.close();
+        registry.bulkhead("after", SMALL);
+
+        assertThat(closed).containsExactly("before", "before", "after");
+        assertThat(open).containsExactly("before", "after");
     }
 
     @Test

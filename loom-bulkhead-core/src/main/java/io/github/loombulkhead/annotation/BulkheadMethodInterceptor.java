@@ -19,7 +19,8 @@ import org.springframework.core.task.TaskDecorator;
  * Synchronous methods park the caller for a permit and release it in {@code finally}. Methods
  * returning {@code CompletionStage}/{@code CompletableFuture} return a stage at once: the call runs
  * inline if a permit is free, otherwise on a new virtual thread once a permit is handed over, and
- * keeps the permit until the stage it returns completes.
+ * keeps the permit until the stage it returns completes. HTTP interface methods returning the response
+ * body as an {@code InputStream} keep the permit until the caller closes it.
  */
 public class BulkheadMethodInterceptor implements MethodInterceptor {
 
@@ -64,6 +65,9 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
         }
         if (operation.async()) {
             return AsyncBulkheadCall.start(operation.bulkhead(), invocation, this.threadFactory, this.taskDecorator);
+        }
+        if (operation.bodyStream()) {
+            return BodyStreamCall.invoke(operation.bulkhead(), invocation);
         }
         return invokeBlocking(operation.bulkhead(), invocation);
     }

@@ -36,7 +36,10 @@ import org.springframework.util.ReflectionUtils;
  */
 final class BulkheadOperationSource {
 
-    private static final BulkheadOperation NONE = new BulkheadOperation("", null, false);
+    private static final BulkheadOperation NONE = new BulkheadOperation("", null, false, false);
+
+    private static final boolean springWebPresent = ClassUtils.isPresent(
+            "org.springframework.web.service.annotation.HttpExchange", BulkheadOperationSource.class.getClassLoader());
 
     private static final List<String> REACTIVE_TYPES = List.of("org.reactivestreams.Publisher",
             "java.util.concurrent.Flow$Publisher", "kotlinx.coroutines.flow.Flow");
@@ -136,8 +139,9 @@ final class BulkheadOperationSource {
                     + method.getName() + "\")");
         }
         boolean async = checkReturnType(method, targetClass);
+        boolean bodyStream = !async && springWebPresent && BodyStreamCall.returnsBodyStream(method, targetClass);
         try {
-            return new BulkheadOperation(name, this.registry.bulkhead(name), async);
+            return new BulkheadOperation(name, this.registry.bulkhead(name), async, bodyStream);
         }
         catch (RuntimeException ex) {
             throw new IllegalStateException(describe(method, targetClass) + ": bulkhead '" + name
@@ -296,7 +300,11 @@ final class BulkheadOperationSource {
         return new IllegalStateException("Invalid " + describe(method, targetClass) + ": " + problem);
     }
 
-    /** A resolved annotation: the shared bulkhead and whether the method returns a stage. */
-    record BulkheadOperation(String name, io.github.loombulkhead.Bulkhead bulkhead, boolean async) {
+    /**
+     * A resolved annotation: the shared bulkhead, whether the method returns a stage, and whether it returns an
+     * HTTP response body stream that holds the permit until closed.
+     */
+    record BulkheadOperation(String name, io.github.loombulkhead.Bulkhead bulkhead, boolean async,
+            boolean bodyStream) {
     }
 }

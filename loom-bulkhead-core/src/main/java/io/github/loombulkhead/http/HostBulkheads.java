@@ -134,7 +134,7 @@ final class HostBulkheads implements Function<HttpRequest, Bulkhead> {
         }
     }
 
-    /** {@code [address]} with any zone kept as written in the URI; parsing a bracketed literal never looks up a name. */
+    /** {@code [address]} with any zone as written in the URI; parsing a bracketed literal never looks up a name. */
     private static String canonicalIpv6(String host, URI uri) {
         int end = host.indexOf(']');
         int zone = host.indexOf('%');

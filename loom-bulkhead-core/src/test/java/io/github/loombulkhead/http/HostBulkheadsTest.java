@@ -46,7 +46,8 @@ class HostBulkheadsTest {
 
     @Test
     void eachHostHasOneSpelling() {
-        assertThat(HostBulkheads.target(URI.create("http://api.example.com./x"))).isEqualTo("http://api.example.com:80");
+        assertThat(HostBulkheads.target(URI.create("http://api.example.com./x")))
+            .isEqualTo("http://api.example.com:80");
         assertThat(HostBulkheads.target(URI.create("http://[0:0:0:0:0:0:0:1]:9000/x"))).isEqualTo("http://[::1]:9000");
         assertThat(HostBulkheads.target(URI.create("http://[0000::0001]:9000/x"))).isEqualTo("http://[::1]:9000");
         assertThat(HostBulkheads.target(URI.create("http://[2001:DB8:0:0:1:0:0:1]/x")))

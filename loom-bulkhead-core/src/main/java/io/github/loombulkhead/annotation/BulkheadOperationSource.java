@@ -21,6 +21,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotationConfigurationException;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
@@ -41,6 +42,10 @@ final class BulkheadOperationSource {
     private static final boolean springWebPresent = ClassUtils.isPresent(
             "org.springframework.web.service.annotation.HttpExchange", BulkheadOperationSource.class.getClassLoader());
 
+    /**
+     * Reactive types recognized even when no library that Spring's {@link ReactiveAdapterRegistry} adapts is
+     * present; the registry knows the others (Reactor, RxJava, Mutiny, Kotlin coroutines).
+     */
     private static final List<String> REACTIVE_TYPES = List.of("org.reactivestreams.Publisher",
             "java.util.concurrent.Flow$Publisher", "kotlinx.coroutines.flow.Flow");
 
@@ -221,12 +226,11 @@ final class BulkheadOperationSource {
                     + "permit could not be held until the call ends; return CompletableFuture or "
                     + "CompletionStage, or make the method synchronous");
         }
-        for (String reactive : REACTIVE_TYPES) {
-            if (isAssignableTo(type, reactive)) {
-                throw invalid(method, targetClass, "reactive return type " + type.getName() + " is not "
-                        + "supported: the permit would be released before the publisher emits; call the "
-                        + "service from blocking code on virtual threads, or return CompletableFuture");
-            }
+        if (ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null
+                || REACTIVE_TYPES.stream().anyMatch((reactive) -> isAssignableTo(type, reactive))) {
+            throw invalid(method, targetClass, "reactive return type " + type.getName() + " is not "
+                    + "supported: the permit would be released before the publisher emits; call the "
+                    + "service from blocking code on virtual threads, or return CompletableFuture");
         }
         Class<?>[] parameters = method.getParameterTypes();
         if (parameters.length > 0

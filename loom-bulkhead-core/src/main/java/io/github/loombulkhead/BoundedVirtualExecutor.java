@@ -630,7 +630,14 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         private final String name;
 
-        private final BulkheadConfig.Builder config = BulkheadConfig.custom();
+        /** Only the settings made explicitly; the rest come from the registry or the defaults. */
+        private Integer maxConcurrentCalls;
+
+        private Integer queueCapacity;
+
+        private Duration maxWaitDuration;
+
+        private Boolean fair;
 
         private Bulkhead bulkhead;
 
@@ -646,35 +653,35 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         /** Maximum number of tasks running at once; must be at least 1 (default 100). */
         public Builder maxConcurrentCalls(int maxConcurrentCalls) {
-            this.config.maxConcurrentCalls(maxConcurrentCalls);
+            this.maxConcurrentCalls = maxConcurrentCalls;
             return this;
         }
 
         /** Maximum number of tasks waiting to start; must be 0 or more (default 10,000). */
         public Builder queueCapacity(int queueCapacity) {
-            this.config.queueCapacity(queueCapacity);
+            this.queueCapacity = queueCapacity;
             return this;
         }
 
         /** How long a task may wait to start before it is rejected (default 60 s). */
         public Builder maxWaitDuration(Duration maxWaitDuration) {
-            this.config.maxWaitDuration(maxWaitDuration);
+            this.maxWaitDuration = maxWaitDuration;
             return this;
         }
 
         /** Whether tasks start in submission order (default {@code true}); otherwise newest first. */
         public Builder fair(boolean fair) {
-            this.config.fair(fair);
+            this.fair = fair;
             return this;
         }
 
         /** Starts from an existing config; later builder calls override its values. */
         public Builder config(BulkheadConfig config) {
             Objects.requireNonNull(config, "config must not be null");
-            this.config.maxConcurrentCalls(config.getMaxConcurrentCalls())
-                .queueCapacity(config.getQueueCapacity())
-                .maxWaitDuration(config.getMaxWaitDuration())
-                .fair(config.isFair());
+            this.maxConcurrentCalls = config.getMaxConcurrentCalls();
+            this.queueCapacity = config.getQueueCapacity();
+            this.maxWaitDuration = config.getMaxWaitDuration();
+            this.fair = config.isFair();
             return this;
         }
 
@@ -684,7 +691,12 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             return this;
         }
 
-        /** Takes the bulkhead by name from the registry (created with this builder's config if absent). */
+        /**
+         * Takes the bulkhead by name from the registry. The registry's configuration for the name wins over
+         * this builder's defaults; a setting made on this builder that contradicts it fails {@link #build()}.
+         * When the registry has no configuration of the name's own, the bulkhead is created from the registry's
+         * defaults with this builder's settings applied.
+         */
         public Builder registry(BulkheadRegistry registry) {
             this.registry = registry;
             return this;
@@ -712,13 +724,57 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         public BoundedVirtualExecutor build() {
             Bulkhead.requireName(this.name);
             Bulkhead target = this.bulkhead;
-            if (target == null) {
-                BulkheadConfig built = this.config.build();
-                target = (this.registry != null) ? this.registry.bulkhead(this.name, built) : new Bulkhead(this.name, built);
+            if (target == null && this.registry != null) {
+                target = fromRegistry(this.registry);
+            }
+            else if (target == null) {
+                target = new Bulkhead(this.name, applyTo(BulkheadConfig.custom()).build());
             }
             ThreadFactory factory = (this.threadFactory != null) ? this.threadFactory
                     : Thread.ofVirtual().name(this.name).factory();
             return new BoundedVirtualExecutor(target, factory, this.taskDecorator);
+        }
+
+        private Bulkhead fromRegistry(BulkheadRegistry registry) {
+            BulkheadConfig registered = registry.configuredFor(this.name);
+            if (registered == null) {
+                Bulkhead existing = registry.find(this.name).orElse(null);
+                return (existing != null) ? existing
+                        : registry.bulkhead(this.name, applyTo(BulkheadConfig.from(registry.resolveConfig(this.name))).build());
+            }
+            List<String> conflicts = new ArrayList<>();
+            conflict(conflicts, "maxConcurrentCalls", this.maxConcurrentCalls, registered.getMaxConcurrentCalls());
+            conflict(conflicts, "queueCapacity", this.queueCapacity, registered.getQueueCapacity());
+            conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, registered.getMaxWaitDuration());
+            conflict(conflicts, "fair", this.fair, registered.isFair());
+            if (!conflicts.isEmpty()) {
+                throw new IllegalArgumentException("Bulkhead '" + this.name + "': the builder sets "
+                        + String.join(", ", conflicts) + "; configure the bulkhead in one place, the registry or the "
+                        + "builder");
+            }
+            return registry.bulkhead(this.name, registered);
+        }
+
+        private static void conflict(List<String> conflicts, String setting, Object set, Object registered) {
+            if (set != null && !set.equals(registered)) {
+                conflicts.add(setting + "=" + set + " but the registry's configuration has " + registered);
+            }
+        }
+
+        private BulkheadConfig.Builder applyTo(BulkheadConfig.Builder config) {
+            if (this.maxConcurrentCalls != null) {
+                config.maxConcurrentCalls(this.maxConcurrentCalls);
+            }
+            if (this.queueCapacity != null) {
+                config.queueCapacity(this.queueCapacity);
+            }
+            if (this.maxWaitDuration != null) {
+                config.maxWaitDuration(this.maxWaitDuration);
+            }
+            if (this.fair != null) {
+                config.fair(this.fair);
+            }
+            return config;
         }
     }
 }

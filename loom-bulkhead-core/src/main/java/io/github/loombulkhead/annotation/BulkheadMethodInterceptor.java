@@ -20,7 +20,9 @@ import org.springframework.core.task.TaskDecorator;
  * Synchronous methods park the caller for a permit and release it in {@code finally}. Methods
  * returning {@code CompletionStage}/{@code CompletableFuture} return a stage at once and always run
  * on a new virtual thread, once a permit is free, keeping it until the stage they return completes.
- * A call nested in one that holds the same bulkhead's permit runs under that permit ({@link CallChain}).
+ * HTTP interface methods returning the response body as an {@code InputStream} keep the permit until
+ * the caller closes it. A call nested in one that holds the same bulkhead's permit runs under that
+ * permit ({@link CallChain}).
  */
 public class BulkheadMethodInterceptor implements MethodInterceptor {
 
@@ -70,6 +72,9 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
         }
         if (operation.async()) {
             return AsyncBulkheadCall.start(bulkhead, invocation, this.threadFactory, this.taskDecorator);
+        }
+        if (operation.bodyStream()) {
+            return BodyStreamCall.invoke(bulkhead, invocation);
         }
         return invokeBlocking(bulkhead, invocation);
     }

@@ -283,22 +283,34 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             current.interrupt();
         }
         long startedAt = System.nanoTime();
+        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
         OwnTask own = (command instanceof OwnTask candidate && candidate.executor() == this) ? candidate : null;
         if (own != null) {
-            own.startedAt(startedAt);
+            own.startedAt(startedAt, inflight);
         }
         CallChain.enterNewThread(this.bulkhead);
+        Throwable failure = null;
         try {
             task.run();
+        }
+        catch (Throwable ex) {
+            failure = ex;
+            throw ex;
         }
         finally {
             CallChain.exitNewThread();
             this.running.remove(current);
             if (own == null || own.claimCompletion()) {
-                this.bulkhead.onComplete(System.nanoTime() - startedAt);
+                completed(startedAt, inflight, failure);
             }
             taskEnded();
         }
+    }
+
+    /** Gives the permit of a task that ran back, with the sample an adaptive limit takes from it. */
+    private void completed(long startedAt, int inflight, Throwable failure) {
+        long ran = System.nanoTime() - startedAt;
+        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
     }
 
     private void taskEnded() {
@@ -367,7 +379,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         void queuedAs(QueuedTask queued);
 
-        void startedAt(long nanos);
+        void startedAt(long nanos, int inflight);
 
         /** Whether the caller, the first to ask, records the completion (and gives the permit back). */
         boolean claimCompletion();
@@ -470,6 +482,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         /** Written and read on the thread that runs the task. */
         private long startedAt;
 
+        private int inflight;
+
         private boolean completionClaimed;
 
         BulkheadFutureTask(Callable<V> callable) {
@@ -491,8 +505,9 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
 
         @Override
-        public void startedAt(long nanos) {
+        public void startedAt(long nanos, int inflight) {
             this.startedAt = nanos;
+            this.inflight = inflight;
         }
 
         @Override
@@ -514,20 +529,20 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         @Override
         protected void set(V value) {
-            recordCompletion();
+            recordCompletion(null);
             super.set(value);
         }
 
         @Override
         protected void setException(Throwable failure) {
-            recordCompletion();
+            recordCompletion(failure);
             super.setException(failure);
         }
 
         /** Called on the running thread: the completion is counted before the future completes. */
-        private void recordCompletion() {
+        private void recordCompletion(Throwable failure) {
             if (this.startedAt != 0 && claimCompletion()) {
-                BoundedVirtualExecutor.this.bulkhead.onComplete(System.nanoTime() - this.startedAt);
+                completed(this.startedAt, this.inflight, failure);
             }
         }
 
@@ -552,6 +567,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         private long startedAt;
 
+        private int inflight;
+
         private boolean completionClaimed;
 
         BulkheadCompletableFuture(Supplier<T> supplier) {
@@ -568,17 +585,17 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
                 value = this.supplier.get();
             }
             catch (Throwable ex) {
-                recordCompletion();
+                recordCompletion(ex);
                 completeExceptionally(ex);
                 return;
             }
-            recordCompletion();
+            recordCompletion(null);
             complete(value);
         }
 
-        private void recordCompletion() {
+        private void recordCompletion(Throwable failure) {
             if (claimCompletion()) {
-                BoundedVirtualExecutor.this.bulkhead.onComplete(System.nanoTime() - this.startedAt);
+                completed(this.startedAt, this.inflight, failure);
             }
         }
 
@@ -603,8 +620,9 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
 
         @Override
-        public void startedAt(long nanos) {
+        public void startedAt(long nanos, int inflight) {
             this.startedAt = nanos;
+            this.inflight = inflight;
         }
 
         @Override

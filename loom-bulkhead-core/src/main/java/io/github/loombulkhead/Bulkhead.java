@@ -15,6 +15,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.LimitAlgorithm;
+import io.github.loombulkhead.limit.Outcome;
+
 /**
  * A named limit on concurrent calls with a bounded, thread-less wait queue.
  *
@@ -70,10 +74,14 @@ public final class Bulkhead {
 
     private final BulkheadListeners listeners = new BulkheadListeners();
 
+    /** Finds the limit of an adaptive bulkhead; null for a static one. */
+    private volatile LimitAlgorithm algorithm;
+
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = Objects.requireNonNull(config, "config must not be null");
-        this.limit = config.getMaxConcurrentCalls();
+        this.algorithm = config.isAdaptive() ? LimitAlgorithm.of(config.getAdaptive()) : null;
+        this.limit = (this.algorithm != null) ? this.algorithm.getLimit() : config.getMaxConcurrentCalls();
         for (RejectionReason reason : RejectionReason.values()) {
             this.rejected.put(reason, new LongAdder());
         }
@@ -216,11 +224,46 @@ public final class Bulkhead {
         handOff();
     }
 
-    /** Gives a permit back and records a completed call that held it for {@code executionNanos}. */
+    /**
+     * Gives a permit back and records a completed call that held it for {@code executionNanos}; an
+     * adaptive bulkhead takes it as a successful sample.
+     */
     public void onComplete(long executionNanos) {
+        onComplete(executionNanos, executionNanos, -1, Outcome.SUCCESS);
+    }
+
+    /**
+     * Gives a permit back and records a completed call that held it for {@code executionNanos}. An adaptive
+     * bulkhead also takes one sample for its limit algorithm: the call's round trip {@code rttNanos} (for an
+     * HTTP exchange, until the response headers), the calls in flight when it got its permit ({@code -1} if
+     * unknown: the count now is used), and what its outcome tells about the callee.
+     */
+    public void onComplete(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
         this.completed.increment();
+        LimitAlgorithm current = this.algorithm;
+        int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : getActiveCount();
         releasePermission();
         this.listeners.completed(this, executionNanos);
+        if (current != null && outcome != Outcome.IGNORED) {
+            sample(current, rttNanos, inflight, outcome);
+        }
+    }
+
+    private void sample(LimitAlgorithm current, long rttNanos, int inflight, Outcome outcome) {
+        long now = System.nanoTime();
+        int proposed = current.onSample(now - rttNanos, rttNanos, inflight, outcome);
+        this.listeners.sampled(this, rttNanos, outcome);
+        if (proposed != this.limit && this.limitChange.tryLock()) {
+            // Another thread applying a change will apply the newest proposal soon enough.
+            try {
+                if (this.algorithm == current) {
+                    setLimit(Math.min(current.getLimit(), this.config.getMaxConcurrentCalls()));
+                }
+            }
+            finally {
+                this.limitChange.unlock();
+            }
+        }
     }
 
     /**
@@ -317,10 +360,13 @@ public final class Bulkhead {
     }
 
     /**
-     * Changes the limit. Growing hands permits to waiters at once; shrinking never blocks and takes
+     * Changes {@code maxConcurrentCalls}. For a static bulkhead that is the limit; for an adaptive one
+     * it is the ceiling: the algorithm restarts below it from the current limit (lowered to the new
+     * ceiling if above it). Growing hands permits to waiters at once; shrinking never blocks and takes
      * effect as running calls finish. Listeners hear of a larger limit before anyone can use the new
      * permits, so what is sized from the limit (a connection pool) grows first.
-     * @throws IllegalArgumentException if {@code newLimit} is below 1
+     * @throws IllegalArgumentException if {@code newLimit} is below 1, or below an adaptive bulkhead's
+     * minimum limit
      */
     public void changeLimit(int newLimit) {
         if (newLimit < 1) {
@@ -329,17 +375,51 @@ public final class Bulkhead {
         }
         this.limitChange.lock();
         try {
-            int oldLimit = this.limit;
-            if (newLimit > oldLimit) {
-                this.listeners.limitChanged(this, oldLimit, newLimit);
+            BulkheadConfig.Builder builder = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit);
+            AdaptiveLimitConfig adaptive = this.config.getAdaptive();
+            if (adaptive != null) {
+                builder.adaptive(restartAt(adaptive, Math.min(this.limit, newLimit), newLimit));
             }
-            applyLimit(newLimit);
-            if (newLimit < oldLimit) {
-                this.listeners.limitChanged(this, oldLimit, newLimit);
+            BulkheadConfig changed = builder.build();
+            int target = newLimit;
+            if (changed.isAdaptive()) {
+                this.algorithm = LimitAlgorithm.of(changed.getAdaptive());
+                target = this.algorithm.getLimit();
             }
+            this.lock.lock();
+            try {
+                this.config = changed;
+            }
+            finally {
+                this.lock.unlock();
+            }
+            setLimit(target);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("Bulkhead '" + this.name + "': " + ex.getMessage(), ex);
         }
         finally {
             this.limitChange.unlock();
+        }
+    }
+
+    /** The algorithm's config, restarted at {@code limit} under a new ceiling. */
+    private static AdaptiveLimitConfig restartAt(AdaptiveLimitConfig adaptive, int limit, int ceiling) {
+        return AdaptiveLimitConfig.from(adaptive)
+            .maxLimit(ceiling)
+            .initialLimit(Math.max(adaptive.getMinLimit(), limit))
+            .build();
+    }
+
+    /** Guarded by limitChange. */
+    private void setLimit(int newLimit) {
+        int oldLimit = this.limit;
+        if (newLimit > oldLimit) {
+            this.listeners.limitChanged(this, oldLimit, newLimit);
+        }
+        applyLimit(newLimit);
+        if (newLimit < oldLimit) {
+            this.listeners.limitChanged(this, oldLimit, newLimit);
         }
     }
 
@@ -348,7 +428,6 @@ public final class Bulkhead {
         this.lock.lock();
         try {
             this.limit = newLimit;
-            this.config = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit).build();
             boolean fair = this.config.isFair();
             Waiter next;
             while (active(this.counts.get()) < newLimit && (next = this.queue.grantNext(fair)) != null) {
@@ -391,9 +470,27 @@ public final class Bulkhead {
         return this.config;
     }
 
-    /** Current maximum number of concurrent calls. */
+    /**
+     * Current maximum number of concurrent calls: {@code maxConcurrentCalls} of a static bulkhead, what
+     * the algorithm found for an adaptive one.
+     */
     public int getLimit() {
         return this.limit;
+    }
+
+    /** Whether an algorithm finds this bulkhead's limit (it then wants the calls in flight at each start). */
+    public boolean isAdaptive() {
+        return this.algorithm != null;
+    }
+
+    /** What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded). */
+    public Outcome outcomeOf(Throwable failure) {
+        return (failure == null) ? Outcome.SUCCESS : this.config.getDropClassifier().classify(failure);
+    }
+
+    /** The algorithm that finds the limit of an adaptive bulkhead, for diagnostics; {@code null} when static. */
+    public LimitAlgorithm getLimitAlgorithm() {
+        return this.algorithm;
     }
 
     /** Calls or tasks holding a permit now. */

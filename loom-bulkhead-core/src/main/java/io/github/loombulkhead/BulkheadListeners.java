@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.github.loombulkhead.limit.Outcome;
+
 /**
  * The listeners of one bulkhead. A listener that throws anything, an {@code Error} included, is
  * logged and skipped, so it can never leak a permit or lose a task: the bulkhead's own bookkeeping
@@ -83,6 +85,17 @@ final class BulkheadListeners {
         for (BulkheadListener listener : this.listeners) {
             try {
                 listener.onCompleted(bulkhead, executionNanos);
+            }
+            catch (Throwable ex) {
+                failed(bulkhead, listener, ex);
+            }
+        }
+    }
+
+    void sampled(Bulkhead bulkhead, long rttNanos, Outcome outcome) {
+        for (BulkheadListener listener : this.listeners) {
+            try {
+                listener.onSample(bulkhead, rttNanos, outcome);
             }
             catch (Throwable ex) {
                 failed(bulkhead, listener, ex);

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.annotation;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -105,6 +106,11 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
         }
     }
 
+    private void completed(long start, int inflight, Throwable failure) {
+        long ran = System.nanoTime() - start;
+        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
+    }
+
     /** Runs the method holding a permit; the permit goes back once the returned stage completes. */
     private void run(MethodInvocation invocation) {
         if (this.result.isDone()) {
@@ -112,24 +118,26 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
             return;
         }
         long start = System.nanoTime();
+        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
         Object returned;
         try (CallChain.Scope held = CallChain.enter(this.bulkhead)) {
             returned = invocation.proceed();
         }
         catch (Throwable ex) {
-            this.bulkhead.onComplete(System.nanoTime() - start);
+            completed(start, inflight, ex);
             this.result.completeExceptionally(ex);
             return;
         }
         if (!(returned instanceof CompletionStage<?> stage)) {
-            this.bulkhead.onComplete(System.nanoTime() - start);
+            completed(start, inflight, null);
             this.result.completeExceptionally(new IllegalStateException(BulkheadOperationSource.describe(
                     invocation.getMethod(), null) + ": the method returned " + returned
                     + " instead of a CompletionStage"));
             return;
         }
         stage.whenComplete((value, ex) -> {
-            this.bulkhead.onComplete(System.nanoTime() - start);
+            completed(start, inflight, (ex instanceof CompletionException wrapped && wrapped.getCause() != null)
+                    ? wrapped.getCause() : ex);
             if (ex != null) {
                 this.result.completeExceptionally(ex);
             }

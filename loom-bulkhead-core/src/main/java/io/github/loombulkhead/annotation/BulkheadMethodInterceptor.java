@@ -82,11 +82,18 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
     private static Object invokeBlocking(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
         bulkhead.acquirePermission();
         long start = System.nanoTime();
+        int inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
+        Throwable failure = null;
         try (CallChain.Scope held = CallChain.enter(bulkhead)) {
             return invocation.proceed();
         }
+        catch (Throwable ex) {
+            failure = ex;
+            throw ex;
+        }
         finally {
-            bulkhead.onComplete(System.nanoTime() - start);
+            long ran = System.nanoTime() - start;
+            bulkhead.onComplete(ran, ran, inflight, bulkhead.outcomeOf(failure));
         }
     }
 

@@ -90,8 +90,17 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
             response = execution.execute(request, body);
         }
         catch (Throwable ex) {
+            permit.failed(ex);
             permit.release();
             throw ex;
+        }
+        if (bulkhead.isAdaptive()) {
+            try {
+                permit.answered(response.getStatusCode());
+            }
+            catch (IOException | RuntimeException ex) {
+                // No status to learn from: the sample stays ignored; the caller meets the error reading it.
+            }
         }
         return new PermitReleasingResponse(response, permit);
     }

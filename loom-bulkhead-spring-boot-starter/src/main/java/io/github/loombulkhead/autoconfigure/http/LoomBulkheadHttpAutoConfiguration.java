@@ -18,12 +18,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -39,11 +41,14 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
  * HttpClient 5 request factory sized from the limits when the application chose none. Ordered before
  * Spring Boot's HTTP client auto-configuration so "chose none" means the application's own beans only; a factory
  * the application sets on a client's builder is never replaced either (see {@link
- * BulkheadPoolHttpServiceGroupConfigurer}, {@link PerHostBulkheadRestClientCustomizer}).
+ * BulkheadPoolHttpServiceGroupConfigurer}, {@link PerHostBulkheadRestClientCustomizer}). Active under the same
+ * switches as {@link LoomBulkheadAutoConfiguration}, even when the application defines its own registry.
  */
 @AutoConfiguration(after = LoomBulkheadAutoConfiguration.class,
         beforeName = "org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration")
 @ConditionalOnClass({ RestClient.class, BulkheadClientHttpRequestInterceptor.class })
+@ConditionalOnBooleanProperty(name = "loom.bulkhead.enabled", matchIfMissing = true)
+@ConditionalOnThreading(Threading.VIRTUAL)
 @ConditionalOnBean(BulkheadRegistry.class)
 public final class LoomBulkheadHttpAutoConfiguration {
 

@@ -12,6 +12,7 @@ import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -74,6 +75,13 @@ public final class LoomBulkheadAutoConfiguration {
         // Configured bulkheads exist from the start, so metrics and the endpoint show them before first use.
         instances.keySet().forEach(registry::bulkhead);
         return registry;
+    }
+
+    /** Warns about configured bulkheads that nothing uses and unconfigured ones with a similarly named entry. */
+    @Bean
+    BulkheadNamesReporter bulkheadNamesReporter(LoomBulkheadProperties properties, BulkheadRegistry registry,
+            ConfigurableListableBeanFactory beanFactory, Environment environment) {
+        return new BulkheadNamesReporter(properties, registry, beanFactory, environment);
     }
 
     @Bean

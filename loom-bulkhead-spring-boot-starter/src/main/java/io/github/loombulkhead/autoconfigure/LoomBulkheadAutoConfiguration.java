@@ -1,5 +1,6 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.time.Duration;
 import java.util.Map;
 
 import io.github.loombulkhead.BulkheadConfig;
@@ -19,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskExecutionProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -38,9 +40,6 @@ import org.springframework.core.task.TaskDecorator;
 @ConditionalOnThreading(Threading.VIRTUAL)
 @EnableConfigurationProperties
 public final class LoomBulkheadAutoConfiguration {
-
-    /** Name of the task executor bean that {@code @Async} uses. */
-    static final String APPLICATION_TASK_EXECUTOR = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
     // The registry and what it is built from are infrastructure: the @Bulkhead post-processor needs them while
     // post-processors are being created, so they are static and marked as such (no "not eligible" warnings).
@@ -119,11 +118,22 @@ public final class LoomBulkheadAutoConfiguration {
     @ConditionalOnBooleanProperty("loom.bulkhead.task-execution.enabled")
     static class TaskExecutionConfiguration {
 
-        @Bean(name = { APPLICATION_TASK_EXECUTOR, "taskExecutor" })
-        @ConditionalOnMissingBean(name = { APPLICATION_TASK_EXECUTOR, "taskExecutor" })
+        /** Puts the bounded executor in the place of Spring Boot's, when Spring Boot creates one. */
+        @Bean
+        static ApplicationTaskExecutorRegistrar loomBulkheadApplicationTaskExecutorRegistrar() {
+            return new ApplicationTaskExecutorRegistrar();
+        }
+
+        /** Closing the context waits for its tasks as spring.task.execution.shutdown.* says. */
+        @Bean(ApplicationTaskExecutorRegistrar.BOUNDED_EXECUTOR)
         BoundedVirtualTaskExecutor applicationTaskExecutor(BoundedVirtualExecutors executors,
-                LoomBulkheadProperties properties) {
-            return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()));
+                LoomBulkheadProperties properties, ObjectProvider<TaskExecutionProperties> taskExecution) {
+            TaskExecutionProperties.Shutdown shutdown = taskExecution.getIfAvailable(TaskExecutionProperties::new)
+                .getShutdown();
+            Duration awaitTermination = (shutdown.isAwaitTermination() && shutdown.getAwaitTerminationPeriod() != null)
+                    ? shutdown.getAwaitTerminationPeriod() : Duration.ZERO;
+            return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()),
+                    awaitTermination);
         }
     }
 }

@@ -25,6 +25,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.service.annotation.GetExchange;
@@ -177,6 +178,24 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(host.getLimit()).isEqualTo(6);
                 assertThat(host.getCompletedCount()).isEqualTo(7);
             });
+    }
+
+    @Test
+    void restClientBuildersWithPerHostBulkheadsShareOneHttpClientAndPool() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.per-host.enabled=true").run((context) -> {
+            // RestClient.Builder is a prototype: each injection point gets a new builder, customized anew.
+            List<RestClient.Builder> builders = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                builders.add(context.getBean(RestClient.Builder.class));
+            }
+            ClientHttpRequestFactory first = ConnectionLimits.requestFactory(builders.get(0));
+            assertThat(context.getBean(BulkheadRequestFactories.class).isOwn(first)).isTrue();
+            assertThat(builders).allSatisfy((builder) -> assertThat(ConnectionLimits.requestFactory(builder))
+                .isSameAs(first));
+            callee.release();
+            RestClient client = builders.get(9).baseUrl(callee.baseUrl()).build();
+            assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
+        });
     }
 
     @Test

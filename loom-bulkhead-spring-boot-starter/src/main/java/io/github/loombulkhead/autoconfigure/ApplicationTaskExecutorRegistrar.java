@@ -3,15 +3,18 @@ package io.github.loombulkhead.autoconfigure;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 
+import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.core.type.MethodMetadata;
 
@@ -19,12 +22,13 @@ import org.springframework.core.type.MethodMetadata;
  * Makes the bounded executor the {@code applicationTaskExecutor} exactly when Spring Boot creates one, so it backs
  * off as Spring Boot does: it takes the place of Spring Boot's own definition (also with
  * {@code spring.task.execution.mode=force}, beside the application's {@code Executor} beans) and is dropped, with a
- * WARN saying why, when Spring Boot made none (the application's own {@code Executor} beans).
+ * WARN saying why, when Spring Boot made none (the application's own {@code Executor} beans). It is defined only
+ * after Spring Boot decided, so Spring Boot never mistakes it for an {@code Executor} of the application's.
  */
 class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProcessor {
 
-    /** Name under which the bounded executor is defined until it takes Spring Boot's place. */
-    static final String BOUNDED_EXECUTOR = "loomBulkheadApplicationTaskExecutor";
+    /** Name of the bean that makes the bounded executor; not an {@code Executor}, so Spring Boot does not back off. */
+    static final String FACTORY = "loomBulkheadApplicationTaskExecutorFactory";
 
     private static final String APPLICATION_TASK_EXECUTOR = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
@@ -34,22 +38,29 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
 
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-        if (!registry.containsBeanDefinition(BOUNDED_EXECUTOR)) {
+        if (!registry.containsBeanDefinition(FACTORY)) {
             return;
         }
-        BeanDefinition bounded = registry.getBeanDefinition(BOUNDED_EXECUTOR);
-        registry.removeBeanDefinition(BOUNDED_EXECUTOR);
         if (registry.containsBeanDefinition(APPLICATION_TASK_EXECUTOR)
                 && isSpringBoots(registry.getBeanDefinition(APPLICATION_TASK_EXECUTOR))) {
             registry.removeBeanDefinition(APPLICATION_TASK_EXECUTOR);
-            registry.registerBeanDefinition(APPLICATION_TASK_EXECUTOR, bounded);
+            registry.registerBeanDefinition(APPLICATION_TASK_EXECUTOR, boundedExecutor((BeanFactory) registry));
             if (!registry.isBeanNameInUse(TASK_EXECUTOR)) {
                 registry.registerAlias(APPLICATION_TASK_EXECUTOR, TASK_EXECUTOR);
             }
             return;
         }
+        registry.removeBeanDefinition(FACTORY);
         logger.warn("loom.bulkhead.task-execution.enabled=true but no bounded applicationTaskExecutor was created: "
                 + reason(registry));
+    }
+
+    private static RootBeanDefinition boundedExecutor(BeanFactory beanFactory) {
+        RootBeanDefinition definition = new RootBeanDefinition(BoundedVirtualTaskExecutor.class,
+                () -> beanFactory.getBean(FACTORY, Factory.class).create());
+        // Made after its factory and destroyed before it.
+        definition.setDependsOn(FACTORY);
+        return definition;
     }
 
     @Override
@@ -75,5 +86,12 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
         }
         return "Spring Boot's task execution auto-configuration (TaskExecutionAutoConfiguration) did not create "
                 + "one; it may be excluded";
+    }
+
+    /** Makes the bounded executor, with the application's settings. */
+    @FunctionalInterface
+    interface Factory {
+
+        BoundedVirtualTaskExecutor create();
     }
 }

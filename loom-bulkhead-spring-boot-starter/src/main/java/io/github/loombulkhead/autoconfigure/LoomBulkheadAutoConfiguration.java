@@ -124,16 +124,20 @@ public final class LoomBulkheadAutoConfiguration {
             return new ApplicationTaskExecutorRegistrar();
         }
 
-        /** Closing the context waits for its tasks as spring.task.execution.shutdown.* says. */
-        @Bean(ApplicationTaskExecutorRegistrar.BOUNDED_EXECUTOR)
-        BoundedVirtualTaskExecutor applicationTaskExecutor(BoundedVirtualExecutors executors,
-                LoomBulkheadProperties properties, ObjectProvider<TaskExecutionProperties> taskExecution) {
-            TaskExecutionProperties.Shutdown shutdown = taskExecution.getIfAvailable(TaskExecutionProperties::new)
-                .getShutdown();
-            Duration awaitTermination = (shutdown.isAwaitTermination() && shutdown.getAwaitTerminationPeriod() != null)
-                    ? shutdown.getAwaitTerminationPeriod() : Duration.ZERO;
-            return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()),
-                    awaitTermination);
+        /** Closing the context waits for the executor's tasks as spring.task.execution.shutdown.* says. */
+        @Bean(ApplicationTaskExecutorRegistrar.FACTORY)
+        ApplicationTaskExecutorRegistrar.Factory loomBulkheadApplicationTaskExecutorFactory(
+                BoundedVirtualExecutors executors, LoomBulkheadProperties properties,
+                ObjectProvider<TaskExecutionProperties> taskExecution) {
+            return () -> {
+                TaskExecutionProperties.Shutdown shutdown = taskExecution.getIfAvailable(TaskExecutionProperties::new)
+                    .getShutdown();
+                Duration awaitTermination = (shutdown.isAwaitTermination()
+                        && shutdown.getAwaitTerminationPeriod() != null) ? shutdown.getAwaitTerminationPeriod()
+                                : Duration.ZERO;
+                return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()),
+                        awaitTermination);
+            };
         }
     }
 }

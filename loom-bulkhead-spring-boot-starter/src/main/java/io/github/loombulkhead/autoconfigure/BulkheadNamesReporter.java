@@ -25,7 +25,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Warns about bulkhead names that do not meet: at startup, an entry under {@code loom.bulkhead.instances} that no
+ * Warns when bulkhead names in configuration and in code do not match: at startup, an entry under {@code loom.bulkhead.instances} that no
  * {@code @Bulkhead}, HTTP group, per-host client or executor refers to; and, whenever a bulkhead is created, one
  * without an entry of its own while a similarly named entry exists (a name with dots written without brackets,
  * another case, an environment variable's form).
@@ -34,9 +34,9 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
 
     private static final Log logger = LogFactory.getLog(BulkheadNamesReporter.class);
 
-    /** {@code <scheme>://<host>:<port>}, the rest of a per-host bulkhead's name after the prefix. */
     private static final ConfigurationPropertyName INSTANCES = ConfigurationPropertyName.of("loom.bulkhead.instances");
 
+    /** {@code <scheme>://<host>:<port>}, the rest of a per-host bulkhead's name after the prefix. */
     private static final Pattern HOST = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://.+:[0-9]+");
 
     private final LoomBulkheadProperties properties;
@@ -154,7 +154,7 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
      * ({@code my.service}, {@code my-service}, {@code MyService}, {@code MYSERVICE}), or equal to the part before
      * the first dot, which is what an unbracketed {@code instances.my.service.*} binds as.
      */
-    static List<String> similar(String name, Set<String> candidates) {
+    private static List<String> similar(String name, Set<String> candidates) {
         List<String> similar = new ArrayList<>();
         for (String candidate : candidates) {
             if (!candidate.equals(name) && (normalized(candidate).equals(normalized(name))

@@ -9,8 +9,8 @@ import java.util.Objects;
  *
  * <p>Defaults: 100 concurrent calls, 10,000 waiting, 60 s maximum wait, FIFO. They let the
  * reference burst (1,000 calls of 3 s each at a limit of 100, the last one waiting 27 s) complete
- * with only the limit set, while one queued task costs about 100 bytes, so a full queue of 10,000
- * stays near 1 MB of heap.
+ * with only the limit set, while a full queue of small queue entries stays a small part of the heap
+ * (the heap per waiting task is measured in docs/benchmarks.md).
  */
 public final class BulkheadConfig {
 

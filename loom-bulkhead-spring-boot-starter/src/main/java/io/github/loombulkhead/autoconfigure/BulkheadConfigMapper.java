@@ -28,6 +28,7 @@ public final class BulkheadConfigMapper {
     private final Function<String, ConfigurationProperty> sources;
 
     /**
+     * A mapper of {@code properties}.
      * @param properties the bound properties
      * @param sources gives a property as set, with its value as written and its origin (file and line), for
      * error messages; may return null

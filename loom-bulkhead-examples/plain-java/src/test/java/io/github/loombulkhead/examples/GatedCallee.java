@@ -72,7 +72,7 @@ public final class GatedCallee implements BeforeEachCallback, AfterEachCallback 
         return this.maxInFlight.get();
     }
 
-    /** Requests answered. */
+    /** Requests answered {@code ok}; each counts before its response starts, so a caller that has it sees it counted. */
     public int served() {
         return this.served.get();
     }
@@ -91,13 +91,13 @@ public final class GatedCallee implements BeforeEachCallback, AfterEachCallback 
             finally {
                 this.inFlight.decrementAndGet();
             }
+            if (opened) {
+                this.served.incrementAndGet();
+            }
             byte[] body = (opened ? "ok" : "gate never opened").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(opened ? 200 : 503, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
-            }
-            if (opened) {
-                this.served.incrementAndGet();
             }
         }
     }

@@ -31,6 +31,7 @@ class PlainJavaQuickStartTests {
         PlainJavaQuickStart quickStart = PlainJavaQuickStart.create(this.callee.baseUrl());
         Bulkhead bulkhead = quickStart.callee();
         try (BoundedVirtualExecutor executor = quickStart.executor(); ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            assertThat(executor.getBulkhead()).as("the client's bulkhead").isSameAs(bulkhead);
             List<Future<String>> calls = new ArrayList<>();
             for (int i = 0; i < 150; i++) {
                 calls.add(callers.submit(() -> quickStart.client().get().uri("/slow").retrieve().body(String.class)));

@@ -1,9 +1,9 @@
-package io.github.loombulkhead.examples.boot.http.withoutstarter;
+package io.github.loombulkhead.examples.http.withoutstarter;
 
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
-import io.github.loombulkhead.examples.boot.http.CalleeClient;
+import io.github.loombulkhead.examples.http.CalleeClient;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 
 import org.springframework.beans.factory.annotation.Value;

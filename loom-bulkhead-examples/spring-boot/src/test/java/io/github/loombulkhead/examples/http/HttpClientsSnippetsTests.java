@@ -1,4 +1,4 @@
-package io.github.loombulkhead.examples.boot.http;
+package io.github.loombulkhead.examples.http;
 
 import java.util.concurrent.TimeUnit;
 

@@ -1,4 +1,4 @@
-package io.github.loombulkhead.examples.boot.starter;
+package io.github.loombulkhead.examples.starter;
 
 import java.util.concurrent.TimeUnit;
 

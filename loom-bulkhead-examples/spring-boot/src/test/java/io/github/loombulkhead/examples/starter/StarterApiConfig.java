@@ -1,4 +1,4 @@
-package io.github.loombulkhead.examples.boot.starter;
+package io.github.loombulkhead.examples.starter;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
 import io.github.loombulkhead.BulkheadConfig;

@@ -1,4 +1,4 @@
-package io.github.loombulkhead.examples.boot.http.withoutstarter;
+package io.github.loombulkhead.examples.http.withoutstarter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.examples.GatedCallee;
-import io.github.loombulkhead.examples.boot.http.CalleeClient;
+import io.github.loombulkhead.examples.http.CalleeClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

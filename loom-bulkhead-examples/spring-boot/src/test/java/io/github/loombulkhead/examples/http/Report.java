@@ -1,4 +1,4 @@
-package io.github.loombulkhead.examples.boot.http;
+package io.github.loombulkhead.examples.http;
 
 /** What the clients and services of docs/http-clients.md return. */
 public record Report(String id) {

@@ -1,4 +1,4 @@
-package io.github.loombulkhead.examples.boot.http;
+package io.github.loombulkhead.examples.http;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.service.registry.ImportHttpServices;

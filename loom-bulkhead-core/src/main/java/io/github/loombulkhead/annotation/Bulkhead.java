@@ -33,7 +33,8 @@ import org.springframework.core.annotation.AliasFor;
  * goes on while the body is read.</li>
  * <li>Methods returning {@link java.util.concurrent.CompletionStage} or
  * {@link java.util.concurrent.CompletableFuture}: the caller gets a stage at once and never waits;
- * the method runs when a permit is granted and holds it until its own stage completes.</li>
+ * the method always runs on a new virtual thread, once a permit is granted, and holds the permit until
+ * its own stage completes.</li>
  * <li>Other {@link java.util.concurrent.Future} types, reactive types and Kotlin suspend functions are
  * refused when the proxy is created, because their completion cannot be observed without blocking.</li>
  * </ul>

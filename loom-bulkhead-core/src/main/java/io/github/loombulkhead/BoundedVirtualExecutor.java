@@ -220,9 +220,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         List<BulkheadFutureTask<T>> futures = new ArrayList<>(tasks.size());
         try {
             for (Callable<T> task : tasks) {
-                BulkheadFutureTask<T> future = new BulkheadFutureTask<>(Objects.requireNonNull(task,
-                        "task must not be null"));
-                future.completions = done;
+                BulkheadFutureTask<T> future = new InvokeAnyTask<>(Objects.requireNonNull(task,
+                        "task must not be null"), done);
                 futures.add(future);
                 try {
                     execute(future);
@@ -472,19 +471,17 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     }
 
     /** The future of a submitted task; cancelling it while it waits takes it out of the queue. */
-    private final class BulkheadFutureTask<V> extends FutureTask<V> implements OwnTask {
+    private class BulkheadFutureTask<V> extends FutureTask<V> implements OwnTask {
+
+        /** {@link #inflight} once the completion was recorded. */
+        private static final int CLAIMED = Integer.MIN_VALUE;
 
         private volatile QueuedTask queued;
 
-        /** Where invokeAny collects finished tasks; null otherwise. */
-        BlockingQueue<Future<V>> completions;
-
-        /** Written and read on the thread that runs the task. */
+        /** Written and read on the thread that runs the task; 0 until it runs. */
         private long startedAt;
 
         private int inflight;
-
-        private boolean completionClaimed;
 
         BulkheadFutureTask(Callable<V> callable) {
             super(callable);
@@ -512,8 +509,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         @Override
         public boolean claimCompletion() {
-            boolean first = !this.completionClaimed;
-            this.completionClaimed = true;
+            boolean first = this.inflight != CLAIMED;
+            this.inflight = CLAIMED;
             return first;
         }
 
@@ -541,8 +538,9 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         /** Called on the running thread: the completion is counted before the future completes. */
         private void recordCompletion(Throwable failure) {
+            int inflightAtStart = this.inflight;
             if (this.startedAt != 0 && claimCompletion()) {
-                completed(this.startedAt, this.inflight, failure);
+                completed(this.startedAt, inflightAtStart, failure);
             }
         }
 
@@ -552,9 +550,23 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             if (isCancelled() && waiting != null && BoundedVirtualExecutor.this.bulkhead.withdraw(waiting)) {
                 taskEnded();
             }
-            if (this.completions != null) {
-                this.completions.add(this);
-            }
+        }
+    }
+
+    /** A task of {@link #invokeAny}: also reports to the queue where invokeAny collects finished tasks. */
+    private final class InvokeAnyTask<V> extends BulkheadFutureTask<V> {
+
+        private final BlockingQueue<Future<V>> completions;
+
+        InvokeAnyTask(Callable<V> callable, BlockingQueue<Future<V>> completions) {
+            super(callable);
+            this.completions = completions;
+        }
+
+        @Override
+        protected void done() {
+            super.done();
+            this.completions.add(this);
         }
     }
 
@@ -567,9 +579,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         private long startedAt;
 
+        /** Integer.MIN_VALUE once the completion was recorded. */
         private int inflight;
-
-        private boolean completionClaimed;
 
         BulkheadCompletableFuture(Supplier<T> supplier) {
             this.supplier = supplier;
@@ -594,8 +605,9 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
 
         private void recordCompletion(Throwable failure) {
+            int inflightAtStart = this.inflight;
             if (claimCompletion()) {
-                completed(this.startedAt, this.inflight, failure);
+                completed(this.startedAt, inflightAtStart, failure);
             }
         }
 
@@ -627,8 +639,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         @Override
         public boolean claimCompletion() {
-            boolean first = !this.completionClaimed;
-            this.completionClaimed = true;
+            boolean first = this.inflight != Integer.MIN_VALUE;
+            this.inflight = Integer.MIN_VALUE;
             return first;
         }
 

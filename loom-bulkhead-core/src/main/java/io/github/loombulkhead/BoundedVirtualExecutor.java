@@ -336,7 +336,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         this.stopped = true;
         shutdown();
         List<Runnable> neverStarted = new ArrayList<>();
-        for (Bulkhead.Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
+        for (Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
             QueuedTask queued = (QueuedTask) waiter;
             neverStarted.add(queued.command());
             if (queued.command() instanceof OwnTask own && own.executor() == this) {
@@ -391,7 +391,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     }
 
     /** A task waiting for a permit, as submitted. */
-    private class QueuedTask extends Bulkhead.Waiter {
+    private class QueuedTask extends Waiter {
 
         private final Runnable command;
 

@@ -9,6 +9,9 @@ import java.util.function.Supplier;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Defaults;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Instance;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.InstanceAdaptive;
+
+import org.springframework.util.ClassUtils;
 
 /**
  * Maps {@link LoomBulkheadProperties} to validated {@link BulkheadConfig}s: an instance overrides the
@@ -25,13 +28,26 @@ public final class BulkheadConfigMapper {
 
     private final Function<String, String> origins;
 
+    private final AdaptiveLimitMapper adaptive;
+
     /**
      * @param properties the bound properties
      * @param origins gives where a property was set (file and line) for error messages; may return null
      */
     public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, String> origins) {
+        this(properties, origins, ClassUtils.getDefaultClassLoader());
+    }
+
+    /**
+     * @param properties the bound properties
+     * @param origins gives where a property was set (file and line) for error messages; may return null
+     * @param classLoader loads the exception classes named in {@code adaptive.drop-exceptions}
+     */
+    public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, String> origins,
+            ClassLoader classLoader) {
         this.properties = properties;
         this.origins = origins;
+        this.adaptive = new AdaptiveLimitMapper(origins, classLoader);
     }
 
     /** The config of every bulkhead without an entry of its own. */
@@ -77,11 +93,14 @@ public final class BulkheadConfigMapper {
                 "to a duration of 0 or more, e.g. 30s (0 disables waiting)");
         check(queue, () -> BulkheadConfig.custom().queueCapacity(queue.value()).build(),
                 "to 0 or more: the number of calls that may wait for a permit (0 disables waiting)");
+        InstanceAdaptive adaptiveOverrides = (overrides != null) ? overrides.getAdaptive() : null;
         return BulkheadConfig.custom()
             .maxConcurrentCalls(max.value())
             .maxWaitDuration(wait.value())
             .queueCapacity(queue.value())
             .fair(fair)
+            .adaptive(this.adaptive.adaptive(defaults.getAdaptive(), adaptiveOverrides, overridesKey, max))
+            .dropClassifier(this.adaptive.dropClassifier(defaults.getAdaptive(), adaptiveOverrides, overridesKey))
             .build();
     }
 
@@ -111,8 +130,7 @@ public final class BulkheadConfigMapper {
     }
 
     private static <T> Setting<T> setting(T defaultValue, T override, String overridesKey, String field) {
-        return (override != null) ? new Setting<>(overridesKey + "." + field, override)
-                : new Setting<>(DEFAULTS + "." + field, defaultValue);
+        return Setting.of(defaultValue, override, overridesKey, field);
     }
 
     private void check(Setting<?> setting, Supplier<BulkheadConfig> build, String fix) {
@@ -128,6 +146,13 @@ public final class BulkheadConfigMapper {
         return new InvalidBulkheadPropertyException(key, value, this.origins.apply(key), reason, fix);
     }
 
-    private record Setting<T>(String key, T value) {
+    /** A value and the property it came from. */
+    record Setting<T>(String key, T value) {
+
+        /** The override under {@code overridesKey} when set, else the default under {@code loom.bulkhead.defaults}. */
+        static <T> Setting<T> of(T defaultValue, T override, String overridesKey, String field) {
+            return (override != null) ? new Setting<>(overridesKey + "." + field, override)
+                    : new Setting<>(DEFAULTS + "." + field, defaultValue);
+        }
     }
 }

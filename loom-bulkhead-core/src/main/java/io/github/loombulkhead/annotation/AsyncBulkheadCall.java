@@ -131,7 +131,7 @@ final class AsyncBulkheadCall extends Waiter {
         }
         if (!(returned instanceof CompletionStage<?> stage)) {
             completed(start, inflight, null);
-            this.result.completeExceptionally(new IllegalStateException(BulkheadOperationSource.describe(
+            this.result.completeExceptionally(new IllegalStateException(AnnotatedMethods.describe(
                     invocation.getMethod(), null) + ": the method returned " + returned
                     + " instead of a CompletionStage"));
             return;

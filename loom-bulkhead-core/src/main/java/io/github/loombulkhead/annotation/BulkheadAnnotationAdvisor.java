@@ -19,7 +19,7 @@ public class BulkheadAnnotationAdvisor extends AbstractPointcutAdvisor {
 
     public BulkheadAnnotationAdvisor(BulkheadMethodInterceptor interceptor) {
         this.interceptor = interceptor;
-        this.pointcut = new BulkheadAnnotationPointcut(interceptor.getOperationSource());
+        this.pointcut = new BulkheadAnnotationPointcut();
     }
 
     @Override

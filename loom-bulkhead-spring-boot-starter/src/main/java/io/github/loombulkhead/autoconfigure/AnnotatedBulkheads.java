@@ -6,29 +6,33 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import io.github.loombulkhead.annotation.Bulkhead;
-
-import org.springframework.core.annotation.MergedAnnotation;
-import org.springframework.core.annotation.MergedAnnotations;
-import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
-import org.springframework.util.ReflectionUtils;
+import io.github.loombulkhead.annotation.BulkheadNameResolver;
 
 /**
- * The bulkhead names that {@code @Bulkhead} annotations on types and their methods refer to: to size the pool
- * of HTTP interfaces, and to tell configured bulkheads that nothing uses.
+ * The bulkhead names that {@code @Bulkhead} annotations on types and their methods refer to, as the advice
+ * resolves them ({@link BulkheadNameResolver}): to size the pool of HTTP interfaces, and to tell configured
+ * bulkheads that nothing uses.
  */
 public final class AnnotatedBulkheads {
 
     private AnnotatedBulkheads() {
     }
 
-    /** Every bulkhead name that {@code @Bulkhead} on {@code types} or their methods gives. */
+    /**
+     * Every bulkhead name that calls through {@code types} use. A method whose annotation the resolver refuses
+     * names nothing here: creating its bean fails with the resolver's message.
+     */
     public static Set<String> of(Collection<Class<?>> types) {
         Set<String> names = new LinkedHashSet<>();
         for (Class<?> type : types) {
-            add(names, MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).get(Bulkhead.class));
-            ReflectionUtils.doWithMethods(type, (Method method) -> add(names,
-                    MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).get(Bulkhead.class)));
+            for (Method method : BulkheadNameResolver.annotatedMethods(type)) {
+                try {
+                    names.add(BulkheadNameResolver.resolve(method, type));
+                }
+                catch (IllegalStateException ex) {
+                    // reported when the bean is created, with the method and what to change
+                }
+            }
         }
         return names;
     }
@@ -39,29 +43,12 @@ public final class AnnotatedBulkheads {
      */
     public static boolean coverEveryMethod(Collection<Class<?>> types) {
         for (Class<?> type : types) {
-            if (MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class)) {
-                continue;
-            }
-            boolean[] covered = { true };
-            ReflectionUtils.doWithMethods(type, (Method method) -> {
-                if (Modifier.isAbstract(method.getModifiers())
-                        && !MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class)) {
-                    covered[0] = false;
+            for (Method method : type.getMethods()) {
+                if (Modifier.isAbstract(method.getModifiers()) && !BulkheadNameResolver.isAnnotated(method, type)) {
+                    return false;
                 }
-            });
-            if (!covered[0]) {
-                return false;
             }
         }
         return true;
-    }
-
-    private static void add(Set<String> names, MergedAnnotation<Bulkhead> annotation) {
-        if (annotation.isPresent()) {
-            String name = annotation.getString("name");
-            if (!name.isBlank()) {
-                names.add(name);
-            }
-        }
     }
 }

@@ -14,10 +14,12 @@ import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.http.Calls;
 import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
@@ -42,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  * application context calling a real loopback server through a RestClient on the JDK HTTP client
  * (whose connection pool is unbounded, so only the annotation limits the calls).
  */
+@ExtendWith(LoopbackServerExtension.class)
 class HttpInterfaceBulkheadTest {
 
     private static final int CALLS = 200;
@@ -55,8 +58,8 @@ class HttpInterfaceBulkheadTest {
     private static BulkheadRegistry registry;
 
     @BeforeAll
-    static void start() throws Exception {
-        server = LoopbackServer.start();
+    static void start(LoopbackServer callee) {
+        server = callee;
         jdkClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         context = new AnnotationConfigApplicationContext();
         context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
@@ -71,7 +74,6 @@ class HttpInterfaceBulkheadTest {
     static void stop() {
         context.close();
         jdkClient.close();
-        server.close();
     }
 
     @BeforeEach
@@ -138,7 +140,7 @@ class HttpInterfaceBulkheadTest {
             assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
         });
 
-        server.openStreamGate();
+        server.release();
         assertThat(streaming.get(5, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         assertAllFree(registry.find("no-wait").orElseThrow(), 1);
         assertThat(server.requests()).isEqualTo(1);
@@ -154,12 +156,12 @@ class HttpInterfaceBulkheadTest {
             assertThat(streams.getActiveCount()).as("held while the body is open").isEqualTo(1);
             assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(client::streamEntity)
                 .satisfies((ex) -> assertThat(ex.getBulkheadName()).isEqualTo("streams"));
-            server.openStreamGate();
+            server.release();
             assertThat(new String(body.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\nlast\n");
             assertThat(streams.getActiveCount()).as("held until closed, not until read").isEqualTo(1);
         }
         finally {
-            server.openStreamGate();
+            server.release();
             body.close();
         }
         body.close();

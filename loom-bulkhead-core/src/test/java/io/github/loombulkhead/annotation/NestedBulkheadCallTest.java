@@ -11,12 +11,14 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -40,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * over Apache HttpClient 5, real Spring context.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
+@ExtendWith(LoopbackServerExtension.class)
 public class NestedBulkheadCallTest {
 
     private static final int LIMIT = 5;
@@ -53,8 +56,8 @@ public class NestedBulkheadCallTest {
     private static BulkheadRegistry registry;
 
     @BeforeAll
-    static void start() throws Exception {
-        server = LoopbackServer.start();
+    static void start(LoopbackServer callee) {
+        server = callee;
         registry = BulkheadRegistry.builder()
             .config("callee", nested())
             .config("annotated", nested())
@@ -76,7 +79,6 @@ public class NestedBulkheadCallTest {
     @AfterAll
     static void stop() {
         context.close();
-        server.close();
     }
 
     @BeforeEach

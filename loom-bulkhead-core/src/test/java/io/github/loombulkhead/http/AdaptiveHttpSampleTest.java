@@ -4,7 +4,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -13,9 +12,10 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.Outcome;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.web.client.RestClient;
 
@@ -28,9 +28,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * 429 are drops; other answers are successes with the time to the response headers; an exchange
  * that never reached a server is no sample.
  */
+@ExtendWith(LoopbackServerExtension.class)
 class AdaptiveHttpSampleTest {
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    @AutoClose
+    private final Resources resources = new Resources();
 
     private final List<Outcome> samples = new CopyOnWriteArrayList<>();
 
@@ -43,9 +45,8 @@ class AdaptiveHttpSampleTest {
     private RestClient client;
 
     @BeforeEach
-    void setUp() throws Exception {
-        this.server = LoopbackServer.start();
-        this.resources.add(this.server);
+    void setUp(LoopbackServer server) {
+        this.server = server;
         this.bulkhead = new Bulkhead("adaptive-http", BulkheadConfig.custom()
             .maxConcurrentCalls(50)
             .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())
@@ -66,13 +67,6 @@ class AdaptiveHttpSampleTest {
             .requestFactory(factory)
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(this.bulkhead))
             .build();
-    }
-
-    @AfterEach
-    void closeResources() throws Exception {
-        for (AutoCloseable resource : this.resources.reversed()) {
-            resource.close();
-        }
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.github.loombulkhead.http;
 import java.lang.reflect.Method;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -14,9 +13,10 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * 200 concurrent calls through a {@code RestClient} bounded to N never show more than N requests at a
  * real loopback server, per client and per host, with each of the three request factories.
  */
+@ExtendWith(LoopbackServerExtension.class)
 class BulkheadClientHttpRequestInterceptorConcurrencyTest {
 
     private static final int CALLS = 200;
@@ -52,21 +53,14 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
      */
     private static final int HOLD_MS = 50;
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    @AutoClose
+    private final Resources resources = new Resources();
 
     private LoopbackServer server;
 
     @BeforeEach
-    void startServer() throws Exception {
-        this.server = LoopbackServer.start();
-        this.resources.add(this.server);
-    }
-
-    @AfterEach
-    void closeResources() throws Exception {
-        for (AutoCloseable resource : this.resources.reversed()) {
-            resource.close();
-        }
+    void setUp(LoopbackServer server) {
+        this.server = server;
     }
 
     @ParameterizedTest
@@ -103,12 +97,10 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void perHostBulkheadsBoundEachHostSeparately() throws Exception {
+    void perHostBulkheadsBoundEachHostSeparately(LoopbackServer first, LoopbackServer second) throws Exception {
         ConcurrencyGauge both = new ConcurrencyGauge();
-        LoopbackServer first = LoopbackServer.start(both);
-        LoopbackServer second = LoopbackServer.start(both);
-        this.resources.add(first);
-        this.resources.add(second);
+        first.alsoRecordInto(both);
+        second.alsoRecordInto(both);
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(5).build();
         var factory = PooledHttpRequestFactories.forHosts(registry, "host:", template, 4).build();
@@ -135,9 +127,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void perHostRefusesOneHostTooManyWithoutHoldingPermits() throws Exception {
-        LoopbackServer other = LoopbackServer.start();
-        this.resources.add(other);
+    void perHostRefusesOneHostTooManyWithoutHoldingPermits(LoopbackServer other) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         RestClient client = RestClient.builder()
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:",
@@ -156,9 +146,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void oneHostTooManyIsAnsweredLikeAnyRejection() throws Exception {
-        LoopbackServer other = LoopbackServer.start();
-        this.resources.add(other);
+    void oneHostTooManyIsAnsweredLikeAnyRejection(LoopbackServer other) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         RestClient client = RestClient.builder()
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:",
@@ -184,9 +172,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void aSingleHostCanBeTunedByName() throws Exception {
-        LoopbackServer tuned = LoopbackServer.start();
-        this.resources.add(tuned);
+    void aSingleHostCanBeTunedByName(LoopbackServer tuned) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.builder()
             .config("host:" + tuned.baseUrl(), BulkheadConfig.custom().maxConcurrentCalls(2).build())
             .build();
@@ -278,7 +264,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
                 assertThat(ex.getBulkheadName()).isEqualTo("callee");
                 assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
             });
-        this.server.openStreamGate();
+        this.server.release();
         open.close();
         assertAllFree(bulkhead, 1);
         assertThat(bulkhead.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
@@ -302,7 +288,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
             .havingCause()
             .isInstanceOfSatisfying(BulkheadRejectedException.class,
                     (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT));
-        this.server.openStreamGate();
+        this.server.release();
         open.close();
         await().atMost(Duration.ofSeconds(5)).until(() -> bulkhead.getActiveCount() == 0);
         assertAllFree(bulkhead, 1);

@@ -8,15 +8,15 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -35,9 +35,11 @@ import static org.awaitility.Awaitility.await;
  * The permit covers the whole exchange including the body, and every callee fault gives it back
  * exactly once; checked with each request factory against real loopback servers.
  */
+@ExtendWith(LoopbackServerExtension.class)
 class BulkheadClientHttpRequestInterceptorFaultTest {
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    @AutoClose
+    private final Resources resources = new Resources();
 
     private LoopbackServer server;
 
@@ -62,21 +64,13 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
     }
 
     @BeforeEach
-    void startServer() throws Exception {
-        this.server = LoopbackServer.start();
-        this.resources.add(this.server);
-    }
-
-    @AfterEach
-    void closeResources() throws Exception {
-        for (AutoCloseable resource : this.resources.reversed()) {
-            resource.close();
-        }
+    void setUp(LoopbackServer server) {
+        this.server = server;
     }
 
     @ParameterizedTest
     @EnumSource(ClientKind.class)
-    void everyFaultLeavesAllPermitsFree(ClientKind kind) throws Exception {
+    void everyFaultLeavesAllPermitsFree(ClientKind kind, ResettingServer resetting) throws Exception {
         // Short, for the read timeout of /hang; every other exchange here is a single quick one.
         setUp(kind, 3, Duration.ofSeconds(1));
 
@@ -94,10 +88,8 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
             .satisfies((ex) -> assertThat(ex.getStatusCode().value()).isEqualTo(500));
         assertAllFree(this.bulkhead, 3);
 
-        try (ResettingServer resetting = ResettingServer.start()) {
-            assertThatExceptionOfType(RestClientException.class)
-                .isThrownBy(() -> this.client.get().uri(resetting.uri("/body")).retrieve().body(String.class));
-        }
+        assertThatExceptionOfType(RestClientException.class)
+            .isThrownBy(() -> this.client.get().uri(resetting.uri("/body")).retrieve().body(String.class));
         assertAllFree(this.bulkhead, 4);
 
         assertThat(this.client.get().uri("/slow?ms=0").retrieve().body(String.class)).isEqualTo("ok");
@@ -106,26 +98,24 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
 
     @ParameterizedTest
     @EnumSource(ClientKind.class)
-    void faultsUnderLoadLeaveAllPermitsFree(ClientKind kind) throws Exception {
+    void faultsUnderLoadLeaveAllPermitsFree(ClientKind kind, ResettingServer resetting) throws Exception {
         setUp(kind, 4);
         URI refused = closedPort();
-        try (ResettingServer resetting = ResettingServer.start()) {
-            List<String> outcomes = Calls.concurrently(40, (i) -> {
-                try {
-                    return switch (i % 4) {
-                        case 0 -> this.client.get().uri(refused).retrieve().body(String.class);
-                        case 1 -> this.client.get().uri("/status/500").retrieve().body(String.class);
-                        case 2 -> this.client.get().uri(resetting.uri("/body")).retrieve().body(String.class);
-                        default -> this.client.get().uri("/slow?ms=5").retrieve().body(String.class);
-                    };
-                }
-                catch (RestClientException ex) {
-                    return "failed";
-                }
-            });
-            assertThat(outcomes).filteredOn("ok"::equals).hasSize(10);
-            assertThat(outcomes).filteredOn("failed"::equals).hasSize(30);
-        }
+        List<String> outcomes = Calls.concurrently(40, (i) -> {
+            try {
+                return switch (i % 4) {
+                    case 0 -> this.client.get().uri(refused).retrieve().body(String.class);
+                    case 1 -> this.client.get().uri("/status/500").retrieve().body(String.class);
+                    case 2 -> this.client.get().uri(resetting.uri("/body")).retrieve().body(String.class);
+                    default -> this.client.get().uri("/slow?ms=5").retrieve().body(String.class);
+                };
+            }
+            catch (RestClientException ex) {
+                return "failed";
+            }
+        });
+        assertThat(outcomes).filteredOn("ok"::equals).hasSize(10);
+        assertThat(outcomes).filteredOn("failed"::equals).hasSize(30);
         assertAllFree(this.bulkhead, 40);
     }
 
@@ -145,7 +135,7 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
                 (task) -> Thread.ofVirtual().start(task));
         await().atMost(Duration.ofSeconds(5)).until(() -> this.bulkhead.getWaitingCount() == 1);
 
-        this.server.openStreamGate();
+        this.server.release();
         assertThat(body.readLine()).isEqualTo("last");
         assertThat(body.readLine()).isNull();
         assertThat(this.bulkhead.getActiveCount()).as("body read to the end but not closed").isEqualTo(1);
@@ -167,7 +157,7 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
         assertThat(new String(stream.readNBytes(6), StandardCharsets.UTF_8)).isEqualTo("first\n");
         assertThat(this.bulkhead.getActiveCount()).isEqualTo(1);
 
-        this.server.openStreamGate();
+        this.server.release();
         assertThat(new String(stream.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("last\n");
         assertThat(this.bulkhead.getActiveCount()).isEqualTo(1);
 

@@ -2,7 +2,6 @@ package io.github.loombulkhead.http;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.List;
 
 import io.github.loombulkhead.Bulkhead;
 
@@ -16,7 +15,7 @@ enum ClientKind {
     /** Apache HttpClient 5 with its pool sized from the bulkhead. */
     HTTP_COMPONENTS {
         @Override
-        ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, List<AutoCloseable> resources) {
+        ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, Resources resources) {
             var factory = PooledHttpRequestFactories.forBulkhead(bulkhead)
                 .connectTimeout(Duration.ofSeconds(2))
                 .readTimeout(readTimeout)
@@ -29,7 +28,7 @@ enum ClientKind {
     /** The JDK's {@code java.net.http.HttpClient}. */
     JDK {
         @Override
-        ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, List<AutoCloseable> resources) {
+        ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, Resources resources) {
             HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(2))
@@ -44,7 +43,7 @@ enum ClientKind {
     /** Spring's {@code HttpURLConnection} based factory. */
     SIMPLE {
         @Override
-        ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, List<AutoCloseable> resources) {
+        ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, Resources resources) {
             SimpleClientHttpRequestFactory factory = new SimpleClientHttpRequestFactory();
             factory.setConnectTimeout(Duration.ofSeconds(2));
             factory.setReadTimeout(readTimeout);
@@ -52,5 +51,5 @@ enum ClientKind {
         }
     };
 
-    abstract ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, List<AutoCloseable> resources);
+    abstract ClientHttpRequestFactory create(Bulkhead bulkhead, Duration readTimeout, Resources resources);
 }

@@ -8,7 +8,9 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import org.apache.hc.core5.http.HttpHost;
 
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
@@ -18,7 +20,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.tuple;
 
 /** How a request's target is named for its per-host bulkhead: one name per host, however it is spelled. */
+@ExtendWith(LoopbackServerExtension.class)
 class HostBulkheadsTest {
+
+    @AutoClose
+    private final Resources resources = new Resources();
 
     @Test
     void theTargetIsSchemeHostAndPortWithDefaultPortsFilledIn() {
@@ -61,37 +67,31 @@ class HostBulkheadsTest {
     }
 
     @Test
-    void aRealClientCountsEachHostOnceWhateverItsSpelling() throws Exception {
+    void aRealClientCountsEachHostOnceWhateverItsSpelling(LoopbackServer server) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(2).build();
-        try (LoopbackServer server = LoopbackServer.start()) {
-            // The loopback server is the proxy, so the names need not resolve; the client still names the target.
-            HttpComponentsClientHttpRequestFactory factory = PooledHttpRequestFactories
-                .forHosts(registry, "out:", template, 3)
-                .httpClient((client) -> client.setProxy(new HttpHost("127.0.0.1", server.port())))
-                .build();
-            try {
-                RestClient client = RestClient.builder()
-                    .requestFactory(factory)
-                    .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "out:", template, 3))
-                    .build();
-                // As a Docker Compose service name is usually given: a base URL.
-                for (String base : List.of("http://my_service:8080", "http://My_Service:8080")) {
-                    assertThat(client.mutate().baseUrl(base).build().get().uri("/slow?ms=0").retrieve()
-                        .body(String.class)).isEqualTo("ok");
-                }
-                // RestClient's URI templates refuse non-ASCII hosts; a URI passes them as given.
-                for (String base : List.of("http://bücher.example", "http://xn--bcher-kva.example",
-                        "http://api.example.", "http://API.example:80")) {
-                    assertThat(client.get().uri(URI.create(base + "/slow?ms=0")).retrieve().body(String.class))
-                        .isEqualTo("ok");
-                }
-            }
-            finally {
-                factory.destroy();
-            }
-            assertThat(server.requests()).isEqualTo(6);
+        // The loopback server is the proxy, so the names need not resolve; the client still names the target.
+        HttpComponentsClientHttpRequestFactory factory = PooledHttpRequestFactories
+            .forHosts(registry, "out:", template, 3)
+            .httpClient((client) -> client.setProxy(new HttpHost("127.0.0.1", server.port())))
+            .build();
+        this.resources.add(factory::destroy);
+        RestClient client = RestClient.builder()
+            .requestFactory(factory)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "out:", template, 3))
+            .build();
+        // As a Docker Compose service name is usually given: a base URL.
+        for (String base : List.of("http://my_service:8080", "http://My_Service:8080")) {
+            assertThat(client.mutate().baseUrl(base).build().get().uri("/slow?ms=0").retrieve().body(String.class))
+                .isEqualTo("ok");
         }
+        // RestClient's URI templates refuse non-ASCII hosts; a URI passes them as given.
+        for (String base : List.of("http://bücher.example", "http://xn--bcher-kva.example", "http://api.example.",
+                "http://API.example:80")) {
+            assertThat(client.get().uri(URI.create(base + "/slow?ms=0")).retrieve().body(String.class))
+                .isEqualTo("ok");
+        }
+        assertThat(server.requests()).isEqualTo(6);
         assertThat(registry.getAllBulkheads()).extracting(Bulkhead::getName, Bulkhead::getPermittedCount)
             .containsExactlyInAnyOrder(tuple("out:http://my_service:8080", 2L),
                     tuple("out:http://xn--bcher-kva.example:80", 2L), tuple("out:http://api.example:80", 2L));

@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,13 +21,16 @@ import com.sun.net.httpserver.HttpServer;
  * A real HTTP server on loopback (JDK {@code HttpServer}, one virtual thread per exchange) that
  * records how many requests it serves at once. A request counts from the moment its handler starts
  * until just before its response starts, so a client can only send its next request after the count
- * went down: the recorded maximum is exact, not inflated by the server's own scheduling.
+ * went down: the recorded maximum is exact, not inflated by the server's own scheduling. Tests get one
+ * from {@link LoopbackServerExtension}, which starts and stops it.
  *
  * <ul>
  * <li>{@code /slow?ms=N}: answers {@code ok} after N ms;</li>
+ * <li>{@code /held}: answers {@code ok} once {@link #release()} is called;</li>
+ * <li>{@code /redirect}: answers {@code 302 Found} pointing at {@code /held} (not counted as a request);</li>
  * <li>{@code /status/N}: answers status N (e.g. 500, 503, 429) with a body;</li>
  * <li>{@code /hang}: answers only when the server is closed (for read timeouts);</li>
- * <li>{@code /stream}: sends {@code first\n}, then waits for {@link #openStreamGate()}, then
+ * <li>{@code /stream}: sends {@code first\n}, then waits for {@link #release()}, then
  * {@code last\n}.</li>
  * </ul>
  */
@@ -37,33 +42,37 @@ public final class LoopbackServer implements AutoCloseable {
 
     private final ConcurrencyGauge gauge;
 
-    private final ConcurrencyGauge shared;
+    private volatile ConcurrencyGauge shared;
 
     private final AtomicInteger requests = new AtomicInteger();
 
+    private final Set<String> userAgents = ConcurrentHashMap.newKeySet();
+
     private final CountDownLatch closing = new CountDownLatch(1);
 
-    private volatile CountDownLatch streamGate = new CountDownLatch(1);
+    private volatile CountDownLatch gate = new CountDownLatch(1);
 
-    private LoopbackServer(ConcurrencyGauge shared) throws IOException {
+    private LoopbackServer() throws IOException {
         this.gauge = new ConcurrencyGauge();
-        this.shared = shared;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1000);
         this.server.setExecutor(this.executor);
         this.server.createContext("/slow", this::slow);
+        this.server.createContext("/held", this::held);
+        this.server.createContext("/redirect", LoopbackServer::redirect);
         this.server.createContext("/status/", this::error);
         this.server.createContext("/hang", this::hang);
         this.server.createContext("/stream", this::stream);
         this.server.start();
     }
 
-    public static LoopbackServer start() throws IOException {
-        return new LoopbackServer(null);
+    /** Started and closed by {@link LoopbackServerExtension}. */
+    static LoopbackServer start() throws IOException {
+        return new LoopbackServer();
     }
 
-    /** A server that also records into {@code shared}, to measure several servers together. */
-    public static LoopbackServer start(ConcurrencyGauge shared) throws IOException {
-        return new LoopbackServer(shared);
+    /** Records every request from now on into {@code shared} as well, to measure several servers together. */
+    public void alsoRecordInto(ConcurrencyGauge shared) {
+        this.shared = shared;
     }
 
     /** {@code http://127.0.0.1:port}. */
@@ -94,34 +103,45 @@ public final class LoopbackServer implements AutoCloseable {
         return this.requests.get();
     }
 
+    /** The {@code User-Agent} headers seen since start or {@link #reset()}, which name the client library. */
+    public Set<String> userAgents() {
+        return Set.copyOf(this.userAgents);
+    }
+
+    /** Forgets the counts and user agents, and holds {@code /held} and {@code /stream} responses again. */
     public void reset() {
         this.gauge.reset();
         this.requests.set(0);
-        this.streamGate = new CountDownLatch(1);
+        this.userAgents.clear();
+        this.gate = new CountDownLatch(1);
     }
 
-    /** Lets every waiting and future {@code /stream} response finish. */
-    public void openStreamGate() {
-        this.streamGate.countDown();
+    /** Lets every waiting and future {@code /held} and {@code /stream} response finish, until {@link #reset()}. */
+    public void release() {
+        this.gate.countDown();
     }
 
-    private void enter() {
+    private void enter(HttpExchange exchange) {
         this.requests.incrementAndGet();
+        String userAgent = exchange.getRequestHeaders().getFirst("User-Agent");
+        this.userAgents.add((userAgent != null) ? userAgent : "none");
         this.gauge.enter();
-        if (this.shared != null) {
-            this.shared.enter();
+        ConcurrencyGauge shared = this.shared;
+        if (shared != null) {
+            shared.enter();
         }
     }
 
     private void leave() {
-        if (this.shared != null) {
-            this.shared.leave();
+        ConcurrencyGauge shared = this.shared;
+        if (shared != null) {
+            shared.leave();
         }
         this.gauge.leave();
     }
 
     private void slow(HttpExchange exchange) throws IOException {
-        enter();
+        enter(exchange);
         String query = exchange.getRequestURI().getQuery();
         long millis = (query != null && query.startsWith("ms=")) ? Long.parseLong(query.substring(3)) : 0;
         try {
@@ -134,15 +154,33 @@ public final class LoopbackServer implements AutoCloseable {
         respond(exchange, 200, "ok");
     }
 
+    private void held(HttpExchange exchange) throws IOException {
+        enter(exchange);
+        boolean released = awaitGate(this.gate);
+        leave();
+        if (released) {
+            respond(exchange, 200, "ok");
+        }
+        else {
+            respond(exchange, 500, "held for 30 s and never released");
+        }
+    }
+
+    private static void redirect(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Location", "/held");
+        exchange.sendResponseHeaders(302, -1);
+        exchange.close();
+    }
+
     private void error(HttpExchange exchange) throws IOException {
-        enter();
+        enter(exchange);
         leave();
         String path = exchange.getRequestURI().getPath();
         respond(exchange, Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), "boom");
     }
 
     private void hang(HttpExchange exchange) throws IOException {
-        enter();
+        enter(exchange);
         try {
             this.closing.await(30, TimeUnit.SECONDS);
         }
@@ -159,21 +197,27 @@ public final class LoopbackServer implements AutoCloseable {
     }
 
     private void stream(HttpExchange exchange) throws IOException {
-        enter();
-        CountDownLatch gate = this.streamGate;
+        enter(exchange);
+        CountDownLatch gate = this.gate;
         exchange.getResponseHeaders().set("Content-Type", "text/plain");
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream body = exchange.getResponseBody()) {
             body.write("first\n".getBytes(StandardCharsets.UTF_8));
             body.flush();
-            try {
-                gate.await(30, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
+            awaitGate(gate);
             leave();
             body.write("last\n".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Whether {@code gate} opened within 30 s; a test that forgot {@link #release()} fails instead of hanging. */
+    private static boolean awaitGate(CountDownLatch gate) {
+        try {
+            return gate.await(30, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -189,7 +233,7 @@ public final class LoopbackServer implements AutoCloseable {
     @Override
     public void close() {
         this.closing.countDown();
-        this.streamGate.countDown();
+        this.gate.countDown();
         this.server.stop(0);
         this.executor.shutdownNow();
     }

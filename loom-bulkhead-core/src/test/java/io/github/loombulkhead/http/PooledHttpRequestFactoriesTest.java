@@ -15,9 +15,10 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRegistry;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
@@ -30,23 +31,17 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /** The HttpClient 5 pool agrees with the bulkhead limits, and the timeouts given are the ones used. */
+@ExtendWith(LoopbackServerExtension.class)
 class PooledHttpRequestFactoriesTest {
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    @AutoClose
+    private final Resources resources = new Resources();
 
     private LoopbackServer server;
 
     @BeforeEach
-    void startServer() throws Exception {
-        this.server = LoopbackServer.start();
-        this.resources.add(this.server);
-    }
-
-    @AfterEach
-    void closeResources() throws Exception {
-        for (AutoCloseable resource : this.resources.reversed()) {
-            resource.close();
-        }
+    void setUp(LoopbackServer server) {
+        this.server = server;
     }
 
     @Test
@@ -112,7 +107,7 @@ class PooledHttpRequestFactoriesTest {
 
         // The pool grew before the waiting calls got their permits, so they do not queue again for a connection.
         await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 4);
-        this.server.openStreamGate();
+        this.server.release();
         for (CompletableFuture<String> stream : streams) {
             assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         }
@@ -149,7 +144,7 @@ class PooledHttpRequestFactoriesTest {
 
         // 4 + 3: the pool grew past the sum it started with (5) and past the largest single limit (4).
         await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 7);
-        this.server.openStreamGate();
+        this.server.release();
         for (CompletableFuture<String> stream : streams) {
             assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         }
@@ -186,7 +181,7 @@ class PooledHttpRequestFactoriesTest {
 
         // The raise grows the pool by the same amount, so the reserve is still there: 4 + 3 at once.
         await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 7);
-        this.server.openStreamGate();
+        this.server.release();
         for (CompletableFuture<String> stream : streams) {
             assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         }
@@ -211,7 +206,7 @@ class PooledHttpRequestFactoriesTest {
 
         assertThat(waitedMillis).isBetween(150L, 10_000L);
         assertThat(this.server.requests()).isEqualTo(1);
-        this.server.openStreamGate();
+        this.server.release();
         open.close();
     }
 

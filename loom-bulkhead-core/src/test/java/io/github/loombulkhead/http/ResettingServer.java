@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A raw loopback socket server that answers every request with a 200 announcing 100,000 bytes,
- * sends 1,000 of them, and then resets the connection (TCP RST): a callee dying mid-body.
+ * sends 1,000 of them, and then resets the connection (TCP RST): a callee dying mid-body. Tests get one
+ * from {@link LoopbackServerExtension}.
  */
 public final class ResettingServer implements AutoCloseable {
 
@@ -24,7 +25,8 @@ public final class ResettingServer implements AutoCloseable {
         this.acceptor = Thread.ofVirtual().name("resetting-server").start(this::acceptLoop);
     }
 
-    public static ResettingServer start() throws IOException {
+    /** Started and closed by {@link LoopbackServerExtension}. */
+    static ResettingServer start() throws IOException {
         return new ResettingServer();
     }
 

@@ -8,22 +8,15 @@ import javax.xml.parsers.DocumentBuilderFactory;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
-import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
-import io.github.loombulkhead.autoconfigure.LoomBulkheadInactiveAutoConfiguration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -39,53 +32,37 @@ import static org.awaitility.Awaitility.await;
  * client (such as Apache HttpClient 5, whose default pool allows 5 connections per host). The application's class
  * path is modelled from what the starter's and core's POMs actually bring to it.
  */
+@ExtendWith(LoopbackServerExtension.class)
 class AddingTheStarterTests {
 
-    private static final Callee callee = Callee.start();
+    private LoopbackServer callee;
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withClassLoader(new FilteredClassLoader(packagesNotOnTheApplicationsClassPath()))
-        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
-                LoomBulkheadInactiveAutoConfiguration.class, LoomBulkheadHttpAutoConfiguration.class,
-                HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-                HttpServiceClientPropertiesAutoConfiguration.class, RestClientAutoConfiguration.class,
-                HttpServiceClientAutoConfiguration.class))
-        .withUserConfiguration(ClientsConfiguration.class)
-        .withPropertyValues("spring.threads.virtual.enabled=true",
-                "spring.http.serviceclient.bounded.base-url=" + callee.baseUrl());
+    private ApplicationContextRunner contextRunner;
 
     @BeforeEach
-    void holdRequests() {
-        callee.reset();
-    }
-
-    /** Lets requests of a failed test finish, so they do not count in the next one. */
-    @AfterEach
-    void releaseRequests() {
-        callee.release();
-    }
-
-    @AfterAll
-    static void stopCallee() {
-        callee.close();
+    void setUp(LoopbackServer callee) {
+        this.callee = callee;
+        this.contextRunner = HttpServiceApplication.contextRunner(callee, "bounded")
+            .withClassLoader(new FilteredClassLoader(packagesNotOnTheApplicationsClassPath()))
+            .withUserConfiguration(ClientsConfiguration.class);
     }
 
     @Test
     void aRestClientWithoutABulkheadKeepsItsConcurrency() {
         this.contextRunner.run((context) -> {
-            RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
+            RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
             List<Thread> callers = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                callers.add(Thread.ofVirtual().start(() -> client.get().uri("/slow").retrieve().body(String.class)));
+                callers.add(Thread.ofVirtual().start(() -> client.get().uri("/held").retrieve().body(String.class)));
             }
             // All 20 reach the server at once: no pool of 5 per host appeared with the starter.
-            await().until(() -> callee.inFlight() == 20);
-            callee.release();
+            await().until(() -> this.callee.concurrent() == 20);
+            this.callee.release();
             for (Thread caller : callers) {
                 caller.join(30_000);
             }
-            assertThat(callee.maxInFlight()).isEqualTo(20);
-            assertThat(callee.total()).isEqualTo(20);
+            assertThat(this.callee.maxConcurrent()).isEqualTo(20);
+            assertThat(this.callee.requests()).isEqualTo(20);
             // Only CalleeClient's bulkhead exists, and these calls did not go through it.
             assertThat(context.getBean(BulkheadRegistry.class).getAllBulkheads()).singleElement()
                 .satisfies((x) -> assertThat(x.getPermittedCount()).isZero());
@@ -101,12 +78,12 @@ class AddingTheStarterTests {
             for (int i = 0; i < 8; i++) {
                 callers.add(Thread.ofVirtual().start(client::slow));
             }
-            await().until(() -> callee.inFlight() == 7 && x.getWaitingCount() == 1);
-            callee.release();
+            await().until(() -> this.callee.concurrent() == 7 && x.getWaitingCount() == 1);
+            this.callee.release();
             for (Thread caller : callers) {
                 caller.join(30_000);
             }
-            assertThat(callee.maxInFlight()).isEqualTo(7);
+            assertThat(this.callee.maxConcurrent()).isEqualTo(7);
             assertThat(x.getCompletedCount()).isEqualTo(8);
         });
     }

@@ -5,22 +5,16 @@ import java.util.List;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
-import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
-import org.junit.jupiter.api.AfterAll;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
 import org.springframework.boot.restclient.RestClientCustomizer;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -38,30 +32,20 @@ import static org.awaitility.Awaitility.await;
  * reported with the bulkhead limit and the pool's own limit, clients of a group without a bulkhead are not capped
  * by the group's sized pool, and the application's ClientHttpRequestFactoryBuilderCustomizer beans apply.
  */
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
 class ApplicationRequestFactoryTests {
 
-    private static final Callee callee = Callee.start();
+    private LoopbackServer callee;
 
     /** Group "mixed": CalleeClient, bounded by @Bulkhead("x"), and PlainClient, bounded by nothing. */
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
-                LoomBulkheadHttpAutoConfiguration.class, HttpClientAutoConfiguration.class,
-                ImperativeHttpClientAutoConfiguration.class, HttpServiceClientPropertiesAutoConfiguration.class,
-                RestClientAutoConfiguration.class, HttpServiceClientAutoConfiguration.class))
-        .withUserConfiguration(MixedGroupConfiguration.class)
-        .withPropertyValues("spring.threads.virtual.enabled=true",
-                "spring.http.serviceclient.mixed.base-url=" + callee.baseUrl(),
-                "loom.bulkhead.instances.x.max-concurrent-calls=2");
+    private ApplicationContextRunner contextRunner;
 
     @BeforeEach
-    void holdRequests() {
-        callee.reset();
-    }
-
-    @AfterAll
-    static void stopCallee() {
-        callee.close();
+    void setUp(LoopbackServer callee) {
+        this.callee = callee;
+        this.contextRunner = HttpServiceApplication.contextRunner(callee, "mixed")
+            .withUserConfiguration(MixedGroupConfiguration.class)
+            .withPropertyValues("loom.bulkhead.instances.x.max-concurrent-calls=2");
     }
 
     @Test
@@ -71,9 +55,9 @@ class ApplicationRequestFactoryTests {
                     () -> (groups) -> groups.forEachClient((group, builder) ->
                             builder.requestFactory(new JdkClientHttpRequestFactory())))
             .run((context) -> {
-                callee.release();
+                this.callee.release();
                 assertThat(context.getBean(CalleeClient.class).slow()).isEqualTo("ok");
-                assertThat(callee.userAgents()).singleElement().asString().startsWith("Java-http-client");
+                assertThat(this.callee.userAgents()).singleElement().asString().startsWith("Java-http-client");
                 assertThat(output).contains("HTTP service group 'mixed' is bounded by @Bulkhead [x] (2 calls at "
                         + "once per host) but loom-bulkhead did not size its connection pool: the application set "
                         + "its own request factory on the client's RestClient.Builder")
@@ -87,9 +71,9 @@ class ApplicationRequestFactoryTests {
             .withBean("jdkClients", RestClientCustomizer.class,
                     () -> (builder) -> builder.requestFactory(new JdkClientHttpRequestFactory()))
             .run((context) -> {
-                callee.release();
+                this.callee.release();
                 assertThat(context.getBean(CalleeClient.class).slow()).isEqualTo("ok");
-                assertThat(callee.userAgents()).singleElement().asString().startsWith("Java-http-client");
+                assertThat(this.callee.userAgents()).singleElement().asString().startsWith("Java-http-client");
                 assertThat(output).contains("HTTP service group 'mixed' is bounded by @Bulkhead [x]")
                     .contains("JdkClientHttpRequestFactory (no limit on connections per route)");
             });
@@ -101,12 +85,12 @@ class ApplicationRequestFactoryTests {
             .withBean("jdkClients", RestClientCustomizer.class,
                     () -> (builder) -> builder.requestFactory(new JdkClientHttpRequestFactory()))
             .run((context) -> {
-                callee.release();
-                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
-                assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
-                assertThat(callee.userAgents()).singleElement().asString().startsWith("Java-http-client");
+                this.callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
+                assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
+                assertThat(this.callee.userAgents()).singleElement().asString().startsWith("Java-http-client");
                 // Still bounded per host: only the factory is the application's.
-                assertThat(context.getBean(BulkheadRegistry.class).find(callee.baseUrl()))
+                assertThat(context.getBean(BulkheadRegistry.class).find(this.callee.baseUrl()))
                     .hasValueSatisfying((host) -> assertThat(host.getCompletedCount()).isEqualTo(1));
             });
     }
@@ -140,7 +124,7 @@ class ApplicationRequestFactoryTests {
     void theApplicationsRequestFactoryBuilderBeanIsReported(CapturedOutput output) {
         this.contextRunner.withBean(ClientHttpRequestFactoryBuilder.class, ClientHttpRequestFactoryBuilder::simple)
             .run((context) -> {
-                callee.release();
+                this.callee.release();
                 assertThat(context.getBean(CalleeClient.class).slow()).isEqualTo("ok");
                 assertThat(output).contains("did not size its connection pool: the application defines its own "
                         + "ClientHttpRequestFactoryBuilder or ClientHttpRequestFactory bean. Its request factory: "
@@ -158,18 +142,18 @@ class ApplicationRequestFactoryTests {
             for (int i = 0; i < 3; i++) {
                 callers.add(Thread.ofVirtual().start(bounded::slow));
             }
-            await().until(() -> callee.inFlight() == 2 && x.getWaitingCount() == 1);
+            await().until(() -> this.callee.concurrent() == 2 && x.getWaitingCount() == 1);
             for (int i = 0; i < 6; i++) {
                 callers.add(Thread.ofVirtual().start(unbounded::slow));
             }
             // Beside the 2 bounded calls, the unbounded ones get HttpClient 5's default 5 per route, not the limit.
-            await().until(() -> callee.inFlight() == 7);
-            callee.release();
+            await().until(() -> this.callee.concurrent() == 7);
+            this.callee.release();
             for (Thread caller : callers) {
                 caller.join(30_000);
             }
-            assertThat(callee.maxInFlight()).isEqualTo(7);
-            assertThat(callee.total()).isEqualTo(9);
+            assertThat(this.callee.maxConcurrent()).isEqualTo(7);
+            assertThat(this.callee.requests()).isEqualTo(9);
             assertThat(x.getCompletedCount()).isEqualTo(3);
         });
     }
@@ -189,13 +173,13 @@ class ApplicationRequestFactoryTests {
                     callers.add(Thread.ofVirtual().start(client::slow));
                 }
                 // 7 > HttpClient 5's default of 5 per route: the customized factory still has the sized pool.
-                await().until(() -> callee.inFlight() == 7 && g.getWaitingCount() == 1);
-                callee.release();
+                await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
+                this.callee.release();
                 for (Thread caller : callers) {
                     caller.join(30_000);
                 }
-                assertThat(callee.userAgents()).containsExactly("customized");
-                assertThat(callee.maxInFlight()).isEqualTo(7);
+                assertThat(this.callee.userAgents()).containsExactly("customized");
+                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
                 assertThat(output).contains("HTTP client of service group 'mixed' uses Spring Boot's HttpClient 5 "
                         + "factory to apply the ClientHttpRequestFactoryBuilderCustomizer beans");
             });
@@ -224,11 +208,11 @@ class ApplicationRequestFactoryTests {
                     () -> (ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder>) (
                             builder) -> builder.withHttpClientCustomizer((client) -> client.setUserAgent("customized")))
             .run((context) -> {
-                callee.release();
-                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
-                assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
+                this.callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
+                assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
                 assertThat(context.getBean(PlainClient.class).slow()).isEqualTo("ok");
-                assertThat(callee.userAgents()).containsExactly("customized");
+                assertThat(this.callee.userAgents()).containsExactly("customized");
             });
     }
 

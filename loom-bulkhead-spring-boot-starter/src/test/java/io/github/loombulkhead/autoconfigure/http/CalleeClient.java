@@ -10,6 +10,6 @@ import org.springframework.web.service.annotation.HttpExchange;
 @HttpExchange
 public interface CalleeClient {
 
-    @GetExchange("/slow")
+    @GetExchange("/held")
     String slow();
 }

@@ -11,8 +11,11 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
-import org.junit.jupiter.api.AfterAll;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -44,9 +47,10 @@ import static org.awaitility.Awaitility.await;
                 "management.endpoints.web.exposure.include=bulkheads,metrics,prometheus",
                 "management.endpoint.bulkheads.access=unrestricted" })
 @AutoConfigureMetrics
+@ExtendWith(LoopbackServerExtension.class)
 class HttpClientBulkheadIntegrationTests {
 
-    private static final Callee callee = Callee.start();
+    private static LoopbackServer callee;
 
     @Autowired
     private CalleeClient client;
@@ -57,14 +61,15 @@ class HttpClientBulkheadIntegrationTests {
     @LocalServerPort
     private int port;
 
-    @DynamicPropertySource
-    static void calleeUrl(DynamicPropertyRegistry registry) {
-        registry.add("spring.http.serviceclient.callee.base-url", callee::baseUrl);
+    @BeforeAll
+    static void startCallee(LoopbackServer server) {
+        callee = server;
     }
 
-    @AfterAll
-    static void stopCallee() {
-        callee.close();
+    /** Read when the application starts, after {@link #startCallee}. */
+    @DynamicPropertySource
+    static void calleeUrl(DynamicPropertyRegistry registry) {
+        registry.add("spring.http.serviceclient.callee.base-url", () -> callee.baseUrl());
     }
 
     @Test
@@ -83,17 +88,17 @@ class HttpClientBulkheadIntegrationTests {
         for (int i = 0; i < 8; i++) {
             callers.add(Thread.ofVirtual().start(() -> answers.add(this.client.slow())));
         }
-        await().until(() -> callee.inFlight() == 8);
+        await().until(() -> callee.concurrent() == 8);
         // 2 more wait in the bulkhead's queue without reaching the callee.
         for (int i = 0; i < 2; i++) {
             callers.add(Thread.ofVirtual().start(() -> answers.add(this.client.slow())));
         }
         await().until(() -> x.getWaitingCount() == 2);
-        assertThat(callee.inFlight()).isEqualTo(8);
+        assertThat(callee.concurrent()).isEqualTo(8);
 
         // Raised at runtime: the waiting calls get their permits and reach the callee (the pool grew too).
         assertThat(post("{\"maxConcurrentCalls\": 10}")).isEqualTo(200);
-        await().until(() -> callee.inFlight() == 10);
+        await().until(() -> callee.concurrent() == 10);
         assertThat(x.getWaitingCount()).isZero();
 
         // A shorter maximum wait at runtime: with every permit taken, 3 more calls time out waiting.
@@ -103,15 +108,15 @@ class HttpClientBulkheadIntegrationTests {
                 .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT))
                 .satisfies((ex) -> assertThat(ex.getBulkheadName()).isEqualTo("x"));
         }
-        assertThat(callee.inFlight()).isEqualTo(10);
+        assertThat(callee.concurrent()).isEqualTo(10);
 
         callee.release();
         for (Thread caller : callers) {
             caller.join(30_000);
         }
         assertThat(answers).hasSize(10).containsOnly("ok");
-        assertThat(callee.maxInFlight()).isEqualTo(10);
-        assertThat(callee.total()).isEqualTo(10);
+        assertThat(callee.maxConcurrent()).isEqualTo(10);
+        assertThat(callee.requests()).isEqualTo(10);
         assertThat(callee.userAgents()).singleElement().asString().startsWith("Apache-HttpClient/5");
         assertThat(x.getPermittedCount()).isEqualTo(10);
         assertThat(x.getCompletedCount()).isEqualTo(10);

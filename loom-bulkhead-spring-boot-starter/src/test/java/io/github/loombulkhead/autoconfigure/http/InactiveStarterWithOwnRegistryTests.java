@@ -7,25 +7,19 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
-import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
-import io.github.loombulkhead.autoconfigure.LoomBulkheadInactiveAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties;
 import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
 import io.github.loombulkhead.autoconfigure.endpoint.LoomBulkheadEndpointAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.metrics.BulkheadMetrics;
 import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -42,36 +36,29 @@ import static org.awaitility.Awaitility.await;
  * {@link BulkheadRegistry} and {@link BulkheadAnnotationBeanPostProcessor}) keeps working with the starter on the
  * class path while the starter is inactive: the starter adds nothing and does not claim the calls are unbounded.
  */
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
 class InactiveStarterWithOwnRegistryTests {
 
-    private static final Callee callee = Callee.start();
+    private LoopbackServer callee;
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
-                LoomBulkheadInactiveAutoConfiguration.class, LoomBulkheadHttpAutoConfiguration.class,
-                LoomBulkheadMetricsAutoConfiguration.class, LoomBulkheadEndpointAutoConfiguration.class,
-                HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-                HttpServiceClientPropertiesAutoConfiguration.class, RestClientAutoConfiguration.class,
-                HttpServiceClientAutoConfiguration.class))
-        .withUserConfiguration(WithoutTheStarterConfiguration.class)
-        .withBean(SimpleMeterRegistry.class)
-        .withPropertyValues("spring.http.serviceclient.recipe.base-url=" + callee.baseUrl(),
-                "management.endpoints.web.exposure.include=bulkheads", "loom.bulkhead.http.per-host.enabled=true");
+    private ApplicationContextRunner contextRunner;
 
     @BeforeEach
-    void holdRequests() {
-        callee.reset();
-    }
-
-    @AfterAll
-    static void stopCallee() {
-        callee.close();
+    void setUp(LoopbackServer callee) {
+        this.callee = callee;
+        this.contextRunner = HttpServiceApplication.contextRunner(callee, "recipe")
+            .withConfiguration(AutoConfigurations.of(LoomBulkheadMetricsAutoConfiguration.class,
+                    LoomBulkheadEndpointAutoConfiguration.class))
+            .withUserConfiguration(WithoutTheStarterConfiguration.class)
+            .withBean(SimpleMeterRegistry.class)
+            .withPropertyValues("management.endpoints.web.exposure.include=bulkheads",
+                    "loom.bulkhead.http.per-host.enabled=true");
     }
 
     @Test
     void ownRegistryWithPlatformThreads(CapturedOutput output) {
-        this.contextRunner.run((context) -> assertTheApplicationsOwnBulkheadBoundsTheCalls(context));
+        this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=false")
+            .run((context) -> assertTheApplicationsOwnBulkheadBoundsTheCalls(context));
         assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
     }
 
@@ -99,12 +86,12 @@ class InactiveStarterWithOwnRegistryTests {
         for (int i = 0; i < 3; i++) {
             callers.add(Thread.ofVirtual().start(client::slow));
         }
-        await().until(() -> callee.inFlight() == 2 && x.getWaitingCount() == 1);
-        callee.release();
+        await().until(() -> this.callee.concurrent() == 2 && x.getWaitingCount() == 1);
+        this.callee.release();
         for (Thread caller : callers) {
             caller.join(30_000);
         }
-        assertThat(callee.maxInFlight()).isEqualTo(2);
+        assertThat(this.callee.maxConcurrent()).isEqualTo(2);
         assertThat(x.getCompletedCount() - completedBefore).isEqualTo(3);
     }
 

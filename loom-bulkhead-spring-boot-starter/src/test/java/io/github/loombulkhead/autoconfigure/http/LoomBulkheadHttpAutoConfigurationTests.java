@@ -7,19 +7,13 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
-import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
-import org.junit.jupiter.api.AfterAll;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -37,28 +31,18 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /** Bulkheads per HTTP service group and per host from properties alone, over a real server and HttpClient 5. */
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
 class LoomBulkheadHttpAutoConfigurationTests {
 
-    private static final Callee callee = Callee.start();
+    private LoopbackServer callee;
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
-                LoomBulkheadHttpAutoConfiguration.class, HttpClientAutoConfiguration.class,
-                ImperativeHttpClientAutoConfiguration.class, HttpServiceClientPropertiesAutoConfiguration.class,
-                RestClientAutoConfiguration.class, HttpServiceClientAutoConfiguration.class))
-        .withUserConfiguration(ClientsConfiguration.class)
-        .withPropertyValues("spring.threads.virtual.enabled=true",
-                "spring.http.serviceclient.plain.base-url=" + callee.baseUrl());
+    private ApplicationContextRunner contextRunner;
 
     @BeforeEach
-    void holdRequests() {
-        callee.reset();
-    }
-
-    @AfterAll
-    static void stopCallee() {
-        callee.close();
+    void setUp(LoopbackServer callee) {
+        this.callee = callee;
+        this.contextRunner = HttpServiceApplication.contextRunner(callee, "plain")
+            .withUserConfiguration(ClientsConfiguration.class);
     }
 
     @Test
@@ -73,13 +57,13 @@ class LoomBulkheadHttpAutoConfigurationTests {
                     callers.add(Thread.ofVirtual().start(client::slow));
                 }
                 // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
-                await().until(() -> callee.inFlight() == 7 && g.getWaitingCount() == 1);
-                callee.release();
+                await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
+                this.callee.release();
                 for (Thread caller : callers) {
                     caller.join(30_000);
                 }
-                assertThat(callee.maxInFlight()).isEqualTo(7);
-                assertThat(callee.total()).isEqualTo(8);
+                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
+                assertThat(this.callee.requests()).isEqualTo(8);
                 assertThat(g.getCompletedCount()).isEqualTo(8);
             });
     }
@@ -87,7 +71,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @Test
     void aGroupWhoseInterfacesNameDifferentBulkheadsGetsAPoolForTheirSum() {
         this.contextRunner.withUserConfiguration(TwoBulkheadsConfiguration.class)
-            .withPropertyValues("spring.http.serviceclient.two.base-url=" + callee.baseUrl(),
+            .withPropertyValues("spring.http.serviceclient.two.base-url=" + this.callee.baseUrl(),
                     "loom.bulkhead.instances.reports.max-concurrent-calls=4",
                     "loom.bulkhead.instances.search.max-concurrent-calls=4")
             .run((context) -> {
@@ -100,21 +84,21 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 }
                 BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
                 // 4 + 4 at once: more than HttpClient 5's default of 5 per route and than either limit alone.
-                await().until(() -> callee.inFlight() == 8 && registry.bulkhead("reports").getWaitingCount() == 1
+                await().until(() -> this.callee.concurrent() == 8 && registry.bulkhead("reports").getWaitingCount() == 1
                         && registry.bulkhead("search").getWaitingCount() == 1);
-                callee.release();
+                this.callee.release();
                 for (Thread caller : callers) {
                     caller.join(30_000);
                 }
-                assertThat(callee.maxInFlight()).isEqualTo(8);
-                assertThat(callee.total()).isEqualTo(10);
+                assertThat(this.callee.maxConcurrent()).isEqualTo(8);
+                assertThat(this.callee.requests()).isEqualTo(10);
             });
     }
 
     @Test
     void aGroupBulkheadThatAnAnnotationOfTheGroupAlsoNamesFailsStartup() {
         this.contextRunner.withUserConfiguration(TwoBulkheadsConfiguration.class)
-            .withPropertyValues("spring.http.serviceclient.two.base-url=" + callee.baseUrl(),
+            .withPropertyValues("spring.http.serviceclient.two.base-url=" + this.callee.baseUrl(),
                     "loom.bulkhead.http.groups.two.bulkhead=search")
             .run((context) -> assertThat(context).hasFailed()
                 .getFailure()
@@ -129,7 +113,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @Test
     void groupWithoutBulkheadNameUsesTheGroupName() {
         this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
-            callee.release();
+            this.callee.release();
             assertThat(context.getBean(PlainClient.class).slow()).isEqualTo("ok");
             assertThat(context.getBean(BulkheadRegistry.class).find("plain"))
                 .hasValueSatisfying((bulkhead) -> assertThat(bulkhead.getCompletedCount()).isEqualTo(1));
@@ -139,7 +123,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @Test
     void unlistedGroupIsNotBounded() {
         this.contextRunner.run((context) -> {
-            callee.release();
+            this.callee.release();
             assertThat(context.getBean(PlainClient.class).slow()).isEqualTo("ok");
             assertThat(context.getBean(BulkheadRegistry.class).getAllBulkheads()).isEmpty();
         });
@@ -160,21 +144,21 @@ class LoomBulkheadHttpAutoConfigurationTests {
             .withPropertyValues("loom.bulkhead.http.per-host.enabled=true",
                     "loom.bulkhead.http.per-host.template.max-concurrent-calls=6")
             .run((context) -> {
-                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
                 List<Thread> callers = new ArrayList<>();
                 for (int i = 0; i < 7; i++) {
                     callers.add(Thread.ofVirtual()
-                        .start(() -> client.get().uri("/slow").retrieve().body(String.class)));
+                        .start(() -> client.get().uri("/held").retrieve().body(String.class)));
                 }
                 BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
-                await().until(() -> registry.find(callee.baseUrl()).isPresent());
-                Bulkhead host = registry.find(callee.baseUrl()).orElseThrow();
-                await().until(() -> callee.inFlight() == 6 && host.getWaitingCount() == 1);
-                callee.release();
+                await().until(() -> registry.find(this.callee.baseUrl()).isPresent());
+                Bulkhead host = registry.find(this.callee.baseUrl()).orElseThrow();
+                await().until(() -> this.callee.concurrent() == 6 && host.getWaitingCount() == 1);
+                this.callee.release();
                 for (Thread caller : callers) {
                     caller.join(30_000);
                 }
-                assertThat(callee.maxInFlight()).isEqualTo(6);
+                assertThat(this.callee.maxConcurrent()).isEqualTo(6);
                 assertThat(host.getLimit()).isEqualTo(6);
                 assertThat(host.getCompletedCount()).isEqualTo(7);
             });
@@ -192,9 +176,9 @@ class LoomBulkheadHttpAutoConfigurationTests {
             assertThat(context.getBean(BulkheadRequestFactories.class).isOwn(first)).isTrue();
             assertThat(builders).allSatisfy((builder) -> assertThat(ConnectionLimits.requestFactory(builder))
                 .isSameAs(first));
-            callee.release();
-            RestClient client = builders.get(9).baseUrl(callee.baseUrl()).build();
-            assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
+            this.callee.release();
+            RestClient client = builders.get(9).baseUrl(this.callee.baseUrl()).build();
+            assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
         });
     }
 
@@ -204,12 +188,12 @@ class LoomBulkheadHttpAutoConfigurationTests {
             .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.name-prefix=host:")
             // The name holds ':' and '/', so it is bracketed, as it would be in application.properties.
             .withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(
-                    "host", Map.of("loom.bulkhead.instances[host:" + callee.baseUrl() + "].max-concurrent-calls", "2"))))
+                    "host", Map.of("loom.bulkhead.instances[host:" + this.callee.baseUrl() + "].max-concurrent-calls", "2"))))
             .run((context) -> {
-                callee.release();
-                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
-                assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
-                Bulkhead host = context.getBean(BulkheadRegistry.class).find("host:" + callee.baseUrl()).orElseThrow();
+                this.callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
+                assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
+                Bulkhead host = context.getBean(BulkheadRegistry.class).find("host:" + this.callee.baseUrl()).orElseThrow();
                 assertThat(host.getLimit()).isEqualTo(2);
                 assertThat(host.getCompletedCount()).isEqualTo(1);
             });
@@ -224,22 +208,22 @@ class LoomBulkheadHttpAutoConfigurationTests {
                     "spring.http.serviceclient.plain.redirects=dont-follow")
             .run((context) -> {
                 PlainClient client = context.getBean(PlainClient.class);
-                // Open, so that a followed redirect would fail fast instead of waiting at /slow.
-                callee.release();
+                // Open, so that a followed redirect would fail fast instead of waiting at /held.
+                this.callee.release();
                 assertThat(client.redirect().getStatusCode().value()).as("redirect not followed").isEqualTo(302);
-                callee.reset();
-                Bulkhead host = context.getBean(BulkheadRegistry.class).find(callee.baseUrl()).orElseThrow();
+                this.callee.reset();
+                Bulkhead host = context.getBean(BulkheadRegistry.class).find(this.callee.baseUrl()).orElseThrow();
                 List<Thread> callers = new ArrayList<>();
                 for (int i = 0; i < 8; i++) {
                     callers.add(Thread.ofVirtual().start(client::slow));
                 }
                 // 7 > HttpClient 5's default of 5 connections per route: Spring Boot's factory got a sized pool.
-                await().until(() -> callee.inFlight() == 7 && host.getWaitingCount() == 1);
-                callee.release();
+                await().until(() -> this.callee.concurrent() == 7 && host.getWaitingCount() == 1);
+                this.callee.release();
                 for (Thread caller : callers) {
                     caller.join(30_000);
                 }
-                assertThat(callee.maxInFlight()).isEqualTo(7);
+                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
                 assertThat(host.getCompletedCount()).isEqualTo(9);
             });
     }
@@ -249,12 +233,12 @@ class LoomBulkheadHttpAutoConfigurationTests {
         this.contextRunner
             .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "spring.http.clients.redirects=dont-follow")
             .run((context) -> {
-                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(callee.baseUrl()).build();
-                callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
+                this.callee.release();
                 assertThat(client.get().uri("/redirect").retrieve().toBodilessEntity().getStatusCode().value())
                     .isEqualTo(302);
-                assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
-                assertThat(context.getBean(BulkheadRegistry.class).find(callee.baseUrl()))
+                assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
+                assertThat(context.getBean(BulkheadRegistry.class).find(this.callee.baseUrl()))
                     .hasValueSatisfying((host) -> assertThat(host.getCompletedCount()).isEqualTo(2));
             });
     }
@@ -262,7 +246,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @Test
     void groupClientFollowsRedirectsByDefault() {
         this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
-            callee.release();
+            this.callee.release();
             assertThat(context.getBean(PlainClient.class).redirect().getBody()).isEqualTo("ok");
         });
     }
@@ -270,7 +254,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @Test
     void theHttpClientsMadeAreClosedWithTheContext() {
         AtomicReference<PlainClient> client = new AtomicReference<>();
-        callee.release();
+        this.callee.release();
         this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.plain.enabled=true").run((context) -> {
             client.set(context.getBean(PlainClient.class));
             assertThat(client.get().slow()).isEqualTo("ok");
@@ -310,12 +294,12 @@ class LoomBulkheadHttpAutoConfigurationTests {
                     callers.add(Thread.ofVirtual().start(client::slow));
                 }
                 // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
-                await().until(() -> callee.inFlight() == 7 && g.getWaitingCount() == 1);
-                callee.release();
+                await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
+                this.callee.release();
                 for (Thread caller : callers) {
                     caller.join(30_000);
                 }
-                assertThat(callee.maxInFlight()).isEqualTo(7);
+                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
             });
     }
 
@@ -353,7 +337,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @HttpExchange
     interface ReportsClient {
 
-        @GetExchange("/slow")
+        @GetExchange("/held")
         String slow();
     }
 
@@ -361,7 +345,7 @@ class LoomBulkheadHttpAutoConfigurationTests {
     @HttpExchange
     interface SearchClient {
 
-        @GetExchange("/slow")
+        @GetExchange("/held")
         String slow();
     }
 }

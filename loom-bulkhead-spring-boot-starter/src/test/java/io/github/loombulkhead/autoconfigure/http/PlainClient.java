@@ -8,7 +8,7 @@ import org.springframework.web.service.annotation.HttpExchange;
 @HttpExchange
 public interface PlainClient {
 
-    @GetExchange("/slow")
+    @GetExchange("/held")
     String slow();
 
     @GetExchange("/redirect")

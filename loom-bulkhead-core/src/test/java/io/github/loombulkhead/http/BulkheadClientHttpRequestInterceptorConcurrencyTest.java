@@ -14,7 +14,6 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,19 +55,12 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     @AutoClose
     private final Resources resources = new Resources();
 
-    private LoopbackServer server;
-
-    @BeforeEach
-    void setUp(LoopbackServer server) {
-        this.server = server;
-    }
-
     @ParameterizedTest
     @EnumSource(ClientKind.class)
-    void perClientBulkheadBoundsWhatTheServerSees(ClientKind kind) throws Exception {
+    void perClientBulkheadBoundsWhatTheServerSees(ClientKind kind, LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(LIMIT).build());
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(kind.create(bulkhead, Duration.ofSeconds(10), this.resources))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
@@ -77,23 +69,23 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
                 (i) -> client.get().uri("/slow?ms=" + HOLD_MS).retrieve().body(String.class));
 
         assertThat(bodies).hasSize(CALLS).containsOnly("ok");
-        assertThat(this.server.requests()).isEqualTo(CALLS);
-        assertThat(this.server.maxConcurrent()).isEqualTo(LIMIT);
+        assertThat(server.requests()).isEqualTo(CALLS);
+        assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
         assertAllFree(bulkhead, CALLS);
     }
 
     @Test
-    void withoutTheInterceptorTheServerSeesMoreThanTheLimit() throws Exception {
+    void withoutTheInterceptorTheServerSeesMoreThanTheLimit(LoopbackServer server) throws Exception {
         HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         this.resources.add(jdk);
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(new JdkClientHttpRequestFactory(jdk))
             .build();
 
         Calls.concurrently(CALLS, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
 
-        assertThat(this.server.maxConcurrent()).isGreaterThan(2 * LIMIT);
+        assertThat(server.maxConcurrent()).isGreaterThan(2 * LIMIT);
     }
 
     @Test
@@ -127,13 +119,14 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void perHostRefusesOneHostTooManyWithoutHoldingPermits(LoopbackServer other) throws Exception {
+    void perHostRefusesOneHostTooManyWithoutHoldingPermits(LoopbackServer server, LoopbackServer other)
+            throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         RestClient client = RestClient.builder()
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:",
                     BulkheadConfig.custom().maxConcurrentCalls(2).build(), 1))
             .build();
-        assertThat(client.get().uri(this.server.uri("/slow?ms=0")).retrieve().body(String.class)).isEqualTo("ok");
+        assertThat(client.get().uri(server.uri("/slow?ms=0")).retrieve().body(String.class)).isEqualTo("ok");
 
         assertThatExceptionOfType(TooManyHostsException.class)
             .isThrownBy(() -> client.get().uri(other.uri("/slow?ms=0")).retrieve().body(String.class))
@@ -146,13 +139,13 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void oneHostTooManyIsAnsweredLikeAnyRejection(LoopbackServer other) throws Exception {
+    void oneHostTooManyIsAnsweredLikeAnyRejection(LoopbackServer server, LoopbackServer other) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         RestClient client = RestClient.builder()
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:",
                     BulkheadConfig.custom().maxConcurrentCalls(2).build(), 1))
             .build();
-        client.get().uri(this.server.uri("/slow?ms=0")).retrieve().body(String.class);
+        client.get().uri(server.uri("/slow?ms=0")).retrieve().body(String.class);
 
         Throwable refused = catchThrowable(
                 () -> client.get().uri(other.uri("/slow?ms=0")).retrieve().body(String.class));
@@ -172,7 +165,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
     }
 
     @Test
-    void aSingleHostCanBeTunedByName(LoopbackServer tuned) throws Exception {
+    void aSingleHostCanBeTunedByName(LoopbackServer server, LoopbackServer tuned) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.builder()
             .config("host:" + tuned.baseUrl(), BulkheadConfig.custom().maxConcurrentCalls(2).build())
             .build();
@@ -187,22 +180,22 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
             .build();
 
         Calls.concurrently(60, (i) -> client.get()
-            .uri(((i % 2 == 0) ? this.server : tuned).uri("/slow?ms=" + HOLD_MS))
+            .uri(((i % 2 == 0) ? server : tuned).uri("/slow?ms=" + HOLD_MS))
             .retrieve()
             .body(String.class));
 
-        assertThat(this.server.maxConcurrent()).isEqualTo(6);
+        assertThat(server.maxConcurrent()).isEqualTo(6);
         assertThat(tuned.maxConcurrent()).isEqualTo(2);
         assertThat(registry.find(tunedName).orElseThrow().getLimit()).isEqualTo(2);
     }
 
     @Test
-    void theDefaultHttpComponentsPoolIsAHiddenSecondLimit() throws Exception {
+    void theDefaultHttpComponentsPoolIsAHiddenSecondLimit(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(LIMIT).build());
         HttpComponentsClientHttpRequestFactory defaults = new HttpComponentsClientHttpRequestFactory();
         this.resources.add(defaults::destroy);
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(defaults)
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
@@ -211,49 +204,49 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
 
         // HttpClient 5's default pool allows 5 connections per route: calls holding one of the 10
         // permits queue again, out of the bulkhead's sight. The sized pool removes that (test above).
-        assertThat(this.server.maxConcurrent()).isEqualTo(5);
+        assertThat(server.maxConcurrent()).isEqualTo(5);
     }
 
     @Test
-    void sizedPoolFollowsARuntimeLimitIncrease() throws Exception {
+    void sizedPoolFollowsARuntimeLimitIncrease(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(LIMIT).build());
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(ClientKind.HTTP_COMPONENTS.create(bulkhead, Duration.ofSeconds(10), this.resources))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
         Calls.concurrently(50, (i) -> client.get().uri("/slow?ms=" + HOLD_MS).retrieve().body(String.class));
-        assertThat(this.server.maxConcurrent()).isEqualTo(LIMIT);
+        assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
 
         bulkhead.changeLimit(2 * LIMIT);
-        this.server.reset();
+        server.reset();
         Calls.concurrently(CALLS, (i) -> client.get().uri("/slow?ms=" + HOLD_MS).retrieve().body(String.class));
 
-        assertThat(this.server.maxConcurrent()).isEqualTo(2 * LIMIT);
+        assertThat(server.maxConcurrent()).isEqualTo(2 * LIMIT);
         assertAllFree(bulkhead, 50 + CALLS);
     }
 
     @Test
-    void restTemplateIsBoundedToo() throws Exception {
+    void restTemplateIsBoundedToo(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(4).build());
         RestTemplate template = new RestTemplate(
                 ClientKind.HTTP_COMPONENTS.create(bulkhead, Duration.ofSeconds(10), this.resources));
         template.getInterceptors().add(BulkheadClientHttpRequestInterceptor.perClient(bulkhead));
 
         List<String> bodies = Calls.concurrently(60,
-                (i) -> template.getForObject(this.server.uri("/slow?ms=" + HOLD_MS), String.class));
+                (i) -> template.getForObject(server.uri("/slow?ms=" + HOLD_MS), String.class));
 
         assertThat(bodies).containsOnly("ok");
-        assertThat(this.server.maxConcurrent()).isEqualTo(4);
+        assertThat(server.maxConcurrent()).isEqualTo(4);
         assertAllFree(bulkhead, 60);
     }
 
     @Test
-    void aFullBulkheadRejectsWithTheBulkheadsNameAndReason() throws Exception {
+    void aFullBulkheadRejectsWithTheBulkheadsNameAndReason(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee",
                 BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build());
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
         ClientHttpResponse open = client.get().uri("/stream").exchange((request, response) -> response, false);
@@ -264,18 +257,18 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
                 assertThat(ex.getBulkheadName()).isEqualTo("callee");
                 assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
             });
-        this.server.release();
+        server.release();
         open.close();
         assertAllFree(bulkhead, 1);
         assertThat(bulkhead.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
     }
 
     @Test
-    void aWaitingCallGivesUpAfterMaxWait() throws Exception {
+    void aWaitingCallGivesUpAfterMaxWait(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee",
                 BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ofMillis(100)).build());
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
         ClientHttpResponse open = client.get().uri("/stream").exchange((request, response) -> response, false);
@@ -288,7 +281,7 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
             .havingCause()
             .isInstanceOfSatisfying(BulkheadRejectedException.class,
                     (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT));
-        this.server.release();
+        server.release();
         open.close();
         await().atMost(Duration.ofSeconds(5)).until(() -> bulkhead.getActiveCount() == 0);
         assertAllFree(bulkhead, 1);

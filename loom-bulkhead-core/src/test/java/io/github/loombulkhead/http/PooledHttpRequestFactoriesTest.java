@@ -16,7 +16,6 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRegistry;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,35 +36,29 @@ class PooledHttpRequestFactoriesTest {
     @AutoClose
     private final Resources resources = new Resources();
 
-    private LoopbackServer server;
-
-    @BeforeEach
-    void setUp(LoopbackServer server) {
-        this.server = server;
-    }
-
     @Test
-    void perHostPoolGrowsWhenAHostsBulkheadGrows() throws Exception {
+    void perHostPoolGrowsWhenAHostsBulkheadGrows(LoopbackServer server) throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(5).build();
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(track(PooledHttpRequestFactories.forHosts(registry, "host:", template, 2).build()))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:", template, 2))
             .build();
         Calls.concurrently(40, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
-        assertThat(this.server.maxConcurrent()).isEqualTo(5);
+        assertThat(server.maxConcurrent()).isEqualTo(5);
 
-        Bulkhead host = registry.find("host:" + this.server.baseUrl()).orElseThrow();
+        Bulkhead host = registry.find("host:" + server.baseUrl()).orElseThrow();
         host.changeLimit(12);
-        this.server.reset();
+        server.reset();
         Calls.concurrently(120, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
 
-        assertThat(this.server.maxConcurrent()).isEqualTo(12);
+        assertThat(server.maxConcurrent()).isEqualTo(12);
     }
 
     @Test
-    void anAdaptiveBulkheadsPoolIsSizedToItsCeilingSoThePoolNeverCapsTheAlgorithm() throws Exception {
+    void anAdaptiveBulkheadsPoolIsSizedToItsCeilingSoThePoolNeverCapsTheAlgorithm(LoopbackServer server)
+            throws Exception {
         Bulkhead bulkhead = new Bulkhead("adaptive", BulkheadConfig.custom()
             .maxConcurrentCalls(30)
             .adaptive(io.github.loombulkhead.limit.AdaptiveLimitConfig.custom().initialLimit(5).minLimit(2).build())
@@ -73,7 +66,7 @@ class PooledHttpRequestFactoriesTest {
         assertThat(bulkhead.getLimit()).isEqualTo(5);
         assertThat(PooledHttpRequestFactories.poolLimit(bulkhead)).isEqualTo(30);
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead).build()))
             .build();
 
@@ -81,14 +74,14 @@ class PooledHttpRequestFactoriesTest {
         // connections kept for calls that hold no permit), never the algorithm's starting limit.
         Calls.concurrently(80, (i) -> client.get().uri("/slow?ms=100").retrieve().body(String.class));
 
-        assertThat(this.server.maxConcurrent()).isBetween(30, 79);
+        assertThat(server.maxConcurrent()).isBetween(30, 79);
     }
 
     @Test
-    void callsWaitingWhenTheLimitIsRaisedGetAConnectionAtOnce() throws Exception {
+    void callsWaitingWhenTheLimitIsRaisedGetAConnectionAtOnce(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(2).build());
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
                 // Longer than the await below: a call stuck in the pool would be noticed, not time out.
                 .connectionRequestTimeout(Duration.ofSeconds(60))
@@ -101,21 +94,22 @@ class PooledHttpRequestFactoriesTest {
                     (task) -> Thread.ofVirtual().start(task)));
         }
         await().atMost(Duration.ofSeconds(10))
-            .until(() -> this.server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
+            .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
 
         bulkhead.changeLimit(4);
 
         // The pool grew before the waiting calls got their permits, so they do not queue again for a connection.
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 4);
-        this.server.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 4);
+        server.release();
         for (CompletableFuture<String> stream : streams) {
             assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         }
-        assertThat(this.server.maxConcurrent()).isEqualTo(4);
+        assertThat(server.maxConcurrent()).isEqualTo(4);
     }
 
     @Test
-    void aPoolSharedBySeveralBulkheadsFitsTheSumOfTheirLimitsAndFollowsEachRaise() throws Exception {
+    void aPoolSharedBySeveralBulkheadsFitsTheSumOfTheirLimitsAndFollowsEachRaise(LoopbackServer server)
+            throws Exception {
         Bulkhead reports = new Bulkhead("reports", BulkheadConfig.custom().maxConcurrentCalls(2).build());
         Bulkhead search = new Bulkhead("search", BulkheadConfig.custom().maxConcurrentCalls(3).build());
         // One factory for two clients, as for an HTTP service group whose interfaces name different bulkheads.
@@ -123,12 +117,12 @@ class PooledHttpRequestFactoriesTest {
             .connectionRequestTimeout(Duration.ofSeconds(60))
             .build());
         RestClient reportsClient = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(factory)
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(reports))
             .build();
         RestClient searchClient = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(factory)
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(search))
             .build();
@@ -137,22 +131,23 @@ class PooledHttpRequestFactoriesTest {
             streams.add(stream(reportsClient));
             streams.add(stream(searchClient));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 5
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 5
                 && reports.getWaitingCount() == 2 && search.getWaitingCount() == 1);
 
         reports.changeLimit(4);
 
         // 4 + 3: the pool grew past the sum it started with (5) and past the largest single limit (4).
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 7);
-        this.server.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 7);
+        server.release();
         for (CompletableFuture<String> stream : streams) {
             assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         }
-        assertThat(this.server.maxConcurrent()).isEqualTo(7);
+        assertThat(server.maxConcurrent()).isEqualTo(7);
     }
 
     @Test
-    void reservedConnectionsServeUnboundedCallsBesideTheBoundedOnesAndStayWhenTheLimitIsRaised() throws Exception {
+    void reservedConnectionsServeUnboundedCallsBesideTheBoundedOnesAndStayWhenTheLimitIsRaised(
+            LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(2).build());
         // One pool for a bounded and an unbounded client, as for an HTTP service group with unannotated methods.
         var factory = track(PooledHttpRequestFactories.forBulkhead(bulkhead)
@@ -160,39 +155,39 @@ class PooledHttpRequestFactoriesTest {
             .connectionRequestTimeout(Duration.ofSeconds(60))
             .build());
         RestClient bounded = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(factory)
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
-        RestClient unbounded = RestClient.builder().baseUrl(this.server.baseUrl()).requestFactory(factory).build();
+        RestClient unbounded = RestClient.builder().baseUrl(server.baseUrl()).requestFactory(factory).build();
         List<CompletableFuture<String>> streams = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             streams.add(stream(bounded));
         }
         await().atMost(Duration.ofSeconds(10))
-            .until(() -> this.server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
+            .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
         for (int i = 0; i < 4; i++) {
             streams.add(stream(unbounded));
         }
         // Beside the bounded calls' 2, the unbounded calls get the 3 reserved connections; the fourth waits.
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 5);
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 5);
 
         bulkhead.changeLimit(4);
 
         // The raise grows the pool by the same amount, so the reserve is still there: 4 + 3 at once.
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 7);
-        this.server.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 7);
+        server.release();
         for (CompletableFuture<String> stream : streams) {
             assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
         }
-        assertThat(this.server.maxConcurrent()).isEqualTo(7);
+        assertThat(server.maxConcurrent()).isEqualTo(7);
     }
 
     @Test
-    void theConnectionRequestTimeoutBoundsCallersThatBypassTheBulkhead() throws Exception {
+    void theConnectionRequestTimeoutBoundsCallersThatBypassTheBulkhead(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(1).build());
         RestClient bypassing = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
                 .connectionRequestTimeout(Duration.ofMillis(200))
                 .build()))
@@ -205,16 +200,16 @@ class PooledHttpRequestFactoriesTest {
         long waitedMillis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(waitedMillis).isBetween(150L, 10_000L);
-        assertThat(this.server.requests()).isEqualTo(1);
-        this.server.release();
+        assertThat(server.requests()).isEqualTo(1);
+        server.release();
         open.close();
     }
 
     @Test
-    void theReadTimeoutIsApplied() {
+    void theReadTimeoutIsApplied(LoopbackServer server) {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
         RestClient client = RestClient.builder()
-            .baseUrl(this.server.baseUrl())
+            .baseUrl(server.baseUrl())
             .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
                 .readTimeout(Duration.ofMillis(200))
                 .build()))
@@ -226,11 +221,11 @@ class PooledHttpRequestFactoriesTest {
     }
 
     @Test
-    void theSystemProxyIsUsedAsBySpringsDefaultClient() {
+    void theSystemProxyIsUsedAsBySpringsDefaultClient(LoopbackServer server) {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
         ProxySelector previous = ProxySelector.getDefault();
         // The loopback server acts as the proxy: it gets the absolute-form request for the unresolvable host.
-        ProxySelector.setDefault(ProxySelector.of(new InetSocketAddress("127.0.0.1", this.server.port())));
+        ProxySelector.setDefault(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.port())));
         try {
             RestClient client = RestClient.builder()
                 .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead).build()))
@@ -242,7 +237,7 @@ class PooledHttpRequestFactoriesTest {
         finally {
             ProxySelector.setDefault(previous);
         }
-        assertThat(this.server.requests()).isEqualTo(1);
+        assertThat(server.requests()).isEqualTo(1);
     }
 
     @Test

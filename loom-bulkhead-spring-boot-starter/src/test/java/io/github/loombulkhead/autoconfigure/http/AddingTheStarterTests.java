@@ -1,13 +1,12 @@
 package io.github.loombulkhead.autoconfigure.http;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,16 +50,11 @@ class AddingTheStarterTests {
     void aRestClientWithoutABulkheadKeepsItsConcurrency() {
         this.contextRunner.run((context) -> {
             RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
-            List<Thread> callers = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                callers.add(Thread.ofVirtual().start(() -> client.get().uri("/held").retrieve().body(String.class)));
-            }
+            Callers callers = Callers.start(20, () -> client.get().uri("/held").retrieve().body(String.class));
             // All 20 reach the server at once: no pool of 5 per host appeared with the starter.
             await().until(() -> this.callee.concurrent() == 20);
             this.callee.release();
-            for (Thread caller : callers) {
-                caller.join(30_000);
-            }
+            callers.join();
             assertThat(this.callee.maxConcurrent()).isEqualTo(20);
             assertThat(this.callee.requests()).isEqualTo(20);
             // Only CalleeClient's bulkhead exists, and these calls did not go through it.
@@ -74,15 +68,10 @@ class AddingTheStarterTests {
         this.contextRunner.withPropertyValues("loom.bulkhead.instances.x.max-concurrent-calls=7").run((context) -> {
             CalleeClient client = context.getBean(CalleeClient.class);
             Bulkhead x = context.getBean(BulkheadRegistry.class).bulkhead("x");
-            List<Thread> callers = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                callers.add(Thread.ofVirtual().start(client::slow));
-            }
+            Callers callers = Callers.start(8, client::slow);
             await().until(() -> this.callee.concurrent() == 7 && x.getWaitingCount() == 1);
             this.callee.release();
-            for (Thread caller : callers) {
-                caller.join(30_000);
-            }
+            callers.join();
             assertThat(this.callee.maxConcurrent()).isEqualTo(7);
             assertThat(x.getCompletedCount()).isEqualTo(8);
         });

@@ -1,10 +1,9 @@
 package io.github.loombulkhead.autoconfigure.http;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -138,20 +137,13 @@ class ApplicationRequestFactoryTests {
             CalleeClient bounded = context.getBean(CalleeClient.class);
             PlainClient unbounded = context.getBean(PlainClient.class);
             Bulkhead x = context.getBean(BulkheadRegistry.class).bulkhead("x");
-            List<Thread> callers = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                callers.add(Thread.ofVirtual().start(bounded::slow));
-            }
+            Callers callers = Callers.start(3, bounded::slow);
             await().until(() -> this.callee.concurrent() == 2 && x.getWaitingCount() == 1);
-            for (int i = 0; i < 6; i++) {
-                callers.add(Thread.ofVirtual().start(unbounded::slow));
-            }
+            callers.andStart(6, unbounded::slow);
             // Beside the 2 bounded calls, the unbounded ones get HttpClient 5's default 5 per route, not the limit.
             await().until(() -> this.callee.concurrent() == 7);
             this.callee.release();
-            for (Thread caller : callers) {
-                caller.join(30_000);
-            }
+            callers.join();
             assertThat(this.callee.maxConcurrent()).isEqualTo(7);
             assertThat(this.callee.requests()).isEqualTo(9);
             assertThat(x.getCompletedCount()).isEqualTo(3);
@@ -168,16 +160,11 @@ class ApplicationRequestFactoryTests {
             .run((context) -> {
                 PlainClient client = context.getBean(PlainClient.class);
                 Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
-                List<Thread> callers = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    callers.add(Thread.ofVirtual().start(client::slow));
-                }
+                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 per route: the customized factory still has the sized pool.
                 await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
                 this.callee.release();
-                for (Thread caller : callers) {
-                    caller.join(30_000);
-                }
+                callers.join();
                 assertThat(this.callee.userAgents()).containsExactly("customized");
                 assertThat(this.callee.maxConcurrent()).isEqualTo(7);
                 assertThat(output).contains("HTTP client of service group 'mixed' uses Spring Boot's HttpClient 5 "

@@ -1,6 +1,5 @@
 package io.github.loombulkhead.autoconfigure.http;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -11,6 +10,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,16 +83,11 @@ class HttpClientBulkheadIntegrationTests {
 
         Bulkhead x = this.registry.find("x").orElseThrow();
         Queue<String> answers = new ConcurrentLinkedQueue<>();
-        List<Thread> callers = new ArrayList<>();
         // 8 calls hold every permit; the pool (HttpClient 5 defaults to 5 per route) must not cap them below 8.
-        for (int i = 0; i < 8; i++) {
-            callers.add(Thread.ofVirtual().start(() -> answers.add(this.client.slow())));
-        }
+        Callers callers = Callers.start(8, () -> answers.add(this.client.slow()));
         await().until(() -> callee.concurrent() == 8);
         // 2 more wait in the bulkhead's queue without reaching the callee.
-        for (int i = 0; i < 2; i++) {
-            callers.add(Thread.ofVirtual().start(() -> answers.add(this.client.slow())));
-        }
+        callers.andStart(2, () -> answers.add(this.client.slow()));
         await().until(() -> x.getWaitingCount() == 2);
         assertThat(callee.concurrent()).isEqualTo(8);
 
@@ -111,9 +106,7 @@ class HttpClientBulkheadIntegrationTests {
         assertThat(callee.concurrent()).isEqualTo(10);
 
         callee.release();
-        for (Thread caller : callers) {
-            caller.join(30_000);
-        }
+        callers.join();
         assertThat(answers).hasSize(10).containsOnly("ok");
         assertThat(callee.maxConcurrent()).isEqualTo(10);
         assertThat(callee.requests()).isEqualTo(10);

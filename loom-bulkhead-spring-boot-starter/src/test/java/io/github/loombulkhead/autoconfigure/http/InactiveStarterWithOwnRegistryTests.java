@@ -1,7 +1,5 @@
 package io.github.loombulkhead.autoconfigure.http;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -12,6 +10,7 @@ import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
 import io.github.loombulkhead.autoconfigure.endpoint.LoomBulkheadEndpointAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.metrics.BulkheadMetrics;
 import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
+import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -82,15 +81,10 @@ class InactiveStarterWithOwnRegistryTests {
         CalleeClient client = context.getBean(CalleeClient.class);
         Bulkhead x = WithoutTheStarterConfiguration.REGISTRY.bulkhead("x");
         long completedBefore = x.getCompletedCount();
-        List<Thread> callers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            callers.add(Thread.ofVirtual().start(client::slow));
-        }
+        Callers callers = Callers.start(3, client::slow);
         await().until(() -> this.callee.concurrent() == 2 && x.getWaitingCount() == 1);
         this.callee.release();
-        for (Thread caller : callers) {
-            caller.join(30_000);
-        }
+        callers.join();
         assertThat(this.callee.maxConcurrent()).isEqualTo(2);
         assertThat(x.getCompletedCount() - completedBefore).isEqualTo(3);
     }

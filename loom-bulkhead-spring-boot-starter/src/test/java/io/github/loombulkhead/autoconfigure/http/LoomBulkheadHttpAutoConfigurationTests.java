@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,16 +53,11 @@ class LoomBulkheadHttpAutoConfigurationTests {
             .run((context) -> {
                 PlainClient client = context.getBean(PlainClient.class);
                 Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
-                List<Thread> callers = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    callers.add(Thread.ofVirtual().start(client::slow));
-                }
+                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
                 await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
                 this.callee.release();
-                for (Thread caller : callers) {
-                    caller.join(30_000);
-                }
+                callers.join();
                 assertThat(this.callee.maxConcurrent()).isEqualTo(7);
                 assertThat(this.callee.requests()).isEqualTo(8);
                 assertThat(g.getCompletedCount()).isEqualTo(8);
@@ -77,19 +73,13 @@ class LoomBulkheadHttpAutoConfigurationTests {
             .run((context) -> {
                 ReportsClient reports = context.getBean(ReportsClient.class);
                 SearchClient search = context.getBean(SearchClient.class);
-                List<Thread> callers = new ArrayList<>();
-                for (int i = 0; i < 5; i++) {
-                    callers.add(Thread.ofVirtual().start(reports::slow));
-                    callers.add(Thread.ofVirtual().start(search::slow));
-                }
+                Callers callers = Callers.start(5, reports::slow).andStart(5, search::slow);
                 BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
                 // 4 + 4 at once: more than HttpClient 5's default of 5 per route and than either limit alone.
                 await().until(() -> this.callee.concurrent() == 8 && registry.bulkhead("reports").getWaitingCount() == 1
                         && registry.bulkhead("search").getWaitingCount() == 1);
                 this.callee.release();
-                for (Thread caller : callers) {
-                    caller.join(30_000);
-                }
+                callers.join();
                 assertThat(this.callee.maxConcurrent()).isEqualTo(8);
                 assertThat(this.callee.requests()).isEqualTo(10);
             });
@@ -145,19 +135,13 @@ class LoomBulkheadHttpAutoConfigurationTests {
                     "loom.bulkhead.http.per-host.template.max-concurrent-calls=6")
             .run((context) -> {
                 RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
-                List<Thread> callers = new ArrayList<>();
-                for (int i = 0; i < 7; i++) {
-                    callers.add(Thread.ofVirtual()
-                        .start(() -> client.get().uri("/held").retrieve().body(String.class)));
-                }
+                Callers callers = Callers.start(7, () -> client.get().uri("/held").retrieve().body(String.class));
                 BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
                 await().until(() -> registry.find(this.callee.baseUrl()).isPresent());
                 Bulkhead host = registry.find(this.callee.baseUrl()).orElseThrow();
                 await().until(() -> this.callee.concurrent() == 6 && host.getWaitingCount() == 1);
                 this.callee.release();
-                for (Thread caller : callers) {
-                    caller.join(30_000);
-                }
+                callers.join();
                 assertThat(this.callee.maxConcurrent()).isEqualTo(6);
                 assertThat(host.getLimit()).isEqualTo(6);
                 assertThat(host.getCompletedCount()).isEqualTo(7);
@@ -213,16 +197,11 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(client.redirect().getStatusCode().value()).as("redirect not followed").isEqualTo(302);
                 this.callee.reset();
                 Bulkhead host = context.getBean(BulkheadRegistry.class).find(this.callee.baseUrl()).orElseThrow();
-                List<Thread> callers = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    callers.add(Thread.ofVirtual().start(client::slow));
-                }
+                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 connections per route: Spring Boot's factory got a sized pool.
                 await().until(() -> this.callee.concurrent() == 7 && host.getWaitingCount() == 1);
                 this.callee.release();
-                for (Thread caller : callers) {
-                    caller.join(30_000);
-                }
+                callers.join();
                 assertThat(this.callee.maxConcurrent()).isEqualTo(7);
                 assertThat(host.getCompletedCount()).isEqualTo(9);
             });
@@ -289,16 +268,11 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(context).hasSingleBean(BulkheadRequestFactories.class);
                 PlainClient client = context.getBean(PlainClient.class);
                 Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
-                List<Thread> callers = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    callers.add(Thread.ofVirtual().start(client::slow));
-                }
+                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
                 await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
                 this.callee.release();
-                for (Thread caller : callers) {
-                    caller.join(30_000);
-                }
+                callers.join();
                 assertThat(this.callee.maxConcurrent()).isEqualTo(7);
             });
     }

@@ -49,8 +49,6 @@ class HttpInterfaceBulkheadTest {
 
     private static final int CALLS = 200;
 
-    private static LoopbackServer server;
-
     private static HttpClient jdkClient;
 
     private static AnnotationConfigApplicationContext context;
@@ -58,8 +56,7 @@ class HttpInterfaceBulkheadTest {
     private static BulkheadRegistry registry;
 
     @BeforeAll
-    static void start(LoopbackServer callee) {
-        server = callee;
+    static void start(LoopbackServer server) {
         jdkClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         context = new AnnotationConfigApplicationContext();
         context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
@@ -77,12 +74,12 @@ class HttpInterfaceBulkheadTest {
     }
 
     @BeforeEach
-    void resetServer() {
+    void resetServer(LoopbackServer server) {
         server.reset();
     }
 
     @Test
-    void aTypeAnnotationBoundsEveryCallOfTheClient() throws Exception {
+    void aTypeAnnotationBoundsEveryCallOfTheClient(LoopbackServer server) throws Exception {
         CalleeClient client = context.getBean(CalleeClient.class);
 
         List<String> bodies = Calls.concurrently(CALLS, (i) -> client.slow(50));
@@ -94,7 +91,7 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
-    void anUnannotatedClientOnTheSameRestClientIsNotBounded() throws Exception {
+    void anUnannotatedClientOnTheSameRestClientIsNotBounded(LoopbackServer server) throws Exception {
         UnboundedClient client = context.getBean(UnboundedClient.class);
 
         Calls.concurrently(CALLS, (i) -> client.slow(50));
@@ -104,7 +101,7 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
-    void aMethodAnnotationWinsOverTheTypeAnnotation() throws Exception {
+    void aMethodAnnotationWinsOverTheTypeAnnotation(LoopbackServer server) throws Exception {
         CalleeClient client = context.getBean(CalleeClient.class);
         long calleeBefore = registry.bulkhead("callee").getPermittedCount();
 
@@ -116,7 +113,7 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
-    void onlyTheAnnotatedMethodOfAnInterfaceIsBounded() throws Exception {
+    void onlyTheAnnotatedMethodOfAnInterfaceIsBounded(LoopbackServer server) throws Exception {
         MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
 
         Calls.concurrently(60, (i) -> client.bounded(50));
@@ -129,7 +126,7 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
-    void aRejectionReachesTheCallerOfTheClient() throws Exception {
+    void aRejectionReachesTheCallerOfTheClient(LoopbackServer server) throws Exception {
         MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
         CompletableFuture<String> streaming = CompletableFuture.supplyAsync(client::stream,
                 (task) -> Thread.ofVirtual().start(task));
@@ -147,7 +144,7 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
-    void aReturnedBodyStreamKeepsThePermitUntilItIsClosed() throws Exception {
+    void aReturnedBodyStreamKeepsThePermitUntilItIsClosed(LoopbackServer server) throws Exception {
         MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
         io.github.loombulkhead.Bulkhead streams = registry.bulkhead("streams");
 

@@ -49,15 +49,12 @@ public class NestedBulkheadCallTest {
 
     private static final int TASKS = 10;
 
-    private static LoopbackServer server;
-
     private static AnnotationConfigApplicationContext context;
 
     private static BulkheadRegistry registry;
 
     @BeforeAll
-    static void start(LoopbackServer callee) {
-        server = callee;
+    static void start(LoopbackServer server) {
         registry = BulkheadRegistry.builder()
             .config("callee", nested())
             .config("annotated", nested())
@@ -82,12 +79,12 @@ public class NestedBulkheadCallTest {
     }
 
     @BeforeEach
-    void resetServer() {
+    void resetServer(LoopbackServer server) {
         server.reset();
     }
 
     @Test
-    void anExecutorTaskCallingAClientOfTheSameBulkheadUsesItsOwnPermit() throws Exception {
+    void anExecutorTaskCallingAClientOfTheSameBulkheadUsesItsOwnPermit(LoopbackServer server) throws Exception {
         var bulkhead = registry.bulkhead("callee");
         ClientHttpRequestFactory pooled = PooledHttpRequestFactories.forBulkhead(bulkhead).build();
         RestClient client = RestClient.builder()
@@ -110,7 +107,8 @@ public class NestedBulkheadCallTest {
     }
 
     @Test
-    void aBulkheadMethodCallingAnAnnotatedClientOfTheSameBulkheadTakesOnePermit() throws Exception {
+    void aBulkheadMethodCallingAnAnnotatedClientOfTheSameBulkheadTakesOnePermit(LoopbackServer server)
+            throws Exception {
         Service service = context.getBean(Service.class);
         List<CompletableFuture<String>> calls = new ArrayList<>();
         for (int i = 0; i < TASKS; i++) {
@@ -125,7 +123,7 @@ public class NestedBulkheadCallTest {
     }
 
     @Test
-    void aDefaultMethodCallingAnotherMethodOfTheSameInterfaceTakesOnePermit() throws Exception {
+    void aDefaultMethodCallingAnotherMethodOfTheSameInterfaceTakesOnePermit(LoopbackServer server) throws Exception {
         AnnotatedClient client = context.getBean(AnnotatedClient.class);
         long before = registry.bulkhead("annotated").getPermittedCount();
         List<CompletableFuture<String>> calls = new ArrayList<>();

@@ -68,11 +68,7 @@ class AddingTheStarterTests {
         this.contextRunner.withPropertyValues("loom.bulkhead.instances.x.max-concurrent-calls=7").run((context) -> {
             CalleeClient client = context.getBean(CalleeClient.class);
             Bulkhead x = context.getBean(BulkheadRegistry.class).bulkhead("x");
-            Callers callers = Callers.start(8, client::slow);
-            await().until(() -> this.callee.concurrent() == 7 && x.getWaitingCount() == 1);
-            this.callee.release();
-            callers.join();
-            assertThat(this.callee.maxConcurrent()).isEqualTo(7);
+            HeldCalls.assertExactlyTheLimitReaches(this.callee, x, client::slow);
             assertThat(x.getCompletedCount()).isEqualTo(8);
         });
     }

@@ -10,7 +10,6 @@ import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
 import io.github.loombulkhead.autoconfigure.endpoint.LoomBulkheadEndpointAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.metrics.BulkheadMetrics;
 import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
-import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,7 +27,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.service.registry.ImportHttpServices;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The set-up documented for applications without the starter (docs/http-clients.md: their own
@@ -81,11 +79,7 @@ class InactiveStarterWithOwnRegistryTests {
         CalleeClient client = context.getBean(CalleeClient.class);
         Bulkhead x = WithoutTheStarterConfiguration.REGISTRY.bulkhead("x");
         long completedBefore = x.getCompletedCount();
-        Callers callers = Callers.start(3, client::slow);
-        await().until(() -> this.callee.concurrent() == 2 && x.getWaitingCount() == 1);
-        this.callee.release();
-        callers.join();
-        assertThat(this.callee.maxConcurrent()).isEqualTo(2);
+        HeldCalls.assertExactlyTheLimitReaches(this.callee, x, client::slow);
         assertThat(x.getCompletedCount() - completedBefore).isEqualTo(3);
     }
 

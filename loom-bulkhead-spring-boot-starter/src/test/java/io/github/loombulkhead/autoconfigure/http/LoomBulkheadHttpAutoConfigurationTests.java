@@ -53,12 +53,8 @@ class LoomBulkheadHttpAutoConfigurationTests {
             .run((context) -> {
                 PlainClient client = context.getBean(PlainClient.class);
                 Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
-                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
-                await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
-                this.callee.release();
-                callers.join();
-                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
+                HeldCalls.assertExactlyTheLimitReaches(this.callee, g, client::slow);
                 assertThat(this.callee.requests()).isEqualTo(8);
                 assertThat(g.getCompletedCount()).isEqualTo(8);
             });
@@ -197,12 +193,8 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(client.redirect().getStatusCode().value()).as("redirect not followed").isEqualTo(302);
                 this.callee.reset();
                 Bulkhead host = context.getBean(BulkheadRegistry.class).find(this.callee.baseUrl()).orElseThrow();
-                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 connections per route: Spring Boot's factory got a sized pool.
-                await().until(() -> this.callee.concurrent() == 7 && host.getWaitingCount() == 1);
-                this.callee.release();
-                callers.join();
-                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
+                HeldCalls.assertExactlyTheLimitReaches(this.callee, host, client::slow);
                 assertThat(host.getCompletedCount()).isEqualTo(9);
             });
     }
@@ -268,12 +260,8 @@ class LoomBulkheadHttpAutoConfigurationTests {
                 assertThat(context).hasSingleBean(BulkheadRequestFactories.class);
                 PlainClient client = context.getBean(PlainClient.class);
                 Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
-                Callers callers = Callers.start(8, client::slow);
                 // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
-                await().until(() -> this.callee.concurrent() == 7 && g.getWaitingCount() == 1);
-                this.callee.release();
-                callers.join();
-                assertThat(this.callee.maxConcurrent()).isEqualTo(7);
+                HeldCalls.assertExactlyTheLimitReaches(this.callee, g, client::slow);
             });
     }
 

@@ -8,8 +8,6 @@ import java.net.ProxySelector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -88,11 +86,7 @@ class PooledHttpRequestFactoriesTest {
                 .build()))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
-        List<CompletableFuture<String>> streams = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            streams.add(CompletableFuture.supplyAsync(() -> client.get().uri("/stream").retrieve().body(String.class),
-                    (task) -> Thread.ofVirtual().start(task)));
-        }
+        Callers streams = Callers.start(4, streamed(client));
         await().atMost(Duration.ofSeconds(10))
             .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
 
@@ -101,9 +95,7 @@ class PooledHttpRequestFactoriesTest {
         // The pool grew before the waiting calls got their permits, so they do not queue again for a connection.
         await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 4);
         server.release();
-        for (CompletableFuture<String> stream : streams) {
-            assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
-        }
+        streams.join();
         assertThat(server.maxConcurrent()).isEqualTo(4);
     }
 
@@ -126,11 +118,7 @@ class PooledHttpRequestFactoriesTest {
             .requestFactory(factory)
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(search))
             .build();
-        List<CompletableFuture<String>> streams = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            streams.add(stream(reportsClient));
-            streams.add(stream(searchClient));
-        }
+        Callers streams = Callers.start(4, streamed(reportsClient)).andStart(4, streamed(searchClient));
         await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 5
                 && reports.getWaitingCount() == 2 && search.getWaitingCount() == 1);
 
@@ -139,9 +127,7 @@ class PooledHttpRequestFactoriesTest {
         // 4 + 3: the pool grew past the sum it started with (5) and past the largest single limit (4).
         await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 7);
         server.release();
-        for (CompletableFuture<String> stream : streams) {
-            assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
-        }
+        streams.join();
         assertThat(server.maxConcurrent()).isEqualTo(7);
     }
 
@@ -160,15 +146,10 @@ class PooledHttpRequestFactoriesTest {
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
             .build();
         RestClient unbounded = RestClient.builder().baseUrl(server.baseUrl()).requestFactory(factory).build();
-        List<CompletableFuture<String>> streams = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            streams.add(stream(bounded));
-        }
+        Callers streams = Callers.start(4, streamed(bounded));
         await().atMost(Duration.ofSeconds(10))
             .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
-        for (int i = 0; i < 4; i++) {
-            streams.add(stream(unbounded));
-        }
+        streams.andStart(4, streamed(unbounded));
         // Beside the bounded calls' 2, the unbounded calls get the 3 reserved connections; the fourth waits.
         await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 5);
 
@@ -177,9 +158,7 @@ class PooledHttpRequestFactoriesTest {
         // The raise grows the pool by the same amount, so the reserve is still there: 4 + 3 at once.
         await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 7);
         server.release();
-        for (CompletableFuture<String> stream : streams) {
-            assertThat(stream.get(10, TimeUnit.SECONDS)).isEqualTo("first\nlast\n");
-        }
+        streams.join();
         assertThat(server.maxConcurrent()).isEqualTo(7);
     }
 
@@ -310,9 +289,9 @@ class PooledHttpRequestFactoriesTest {
                     + "maxTotal=4");
     }
 
-    private static CompletableFuture<String> stream(RestClient client) {
-        return CompletableFuture.supplyAsync(() -> client.get().uri("/stream").retrieve().body(String.class),
-                (task) -> Thread.ofVirtual().start(task));
+    /** A call to {@code /stream} that gets the whole body once the server is released. */
+    private static Runnable streamed(RestClient client) {
+        return () -> assertThat(client.get().uri("/stream").retrieve().body(String.class)).isEqualTo("first\nlast\n");
     }
 
     private HttpComponentsClientHttpRequestFactory track(HttpComponentsClientHttpRequestFactory factory) {

@@ -28,29 +28,76 @@ class BulkheadTest {
     private static final Duration TOLERANCE = Duration.ofSeconds(5);
 
     @Test
-    void tryAcquireTakesOnlyFreePermitsAndReleaseGivesThemBack() {
-        RecordingListener listener = new RecordingListener();
+    void tryAcquireTakesFreePermits() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
-        bulkhead.addListener(listener);
         assertThat(bulkhead.tryAcquirePermission()).isTrue();
         assertThat(bulkhead.tryAcquirePermission()).isTrue();
-        assertThat(bulkhead.tryAcquirePermission()).isFalse();
         assertThat(bulkhead.getActiveCount()).isEqualTo(2);
         assertThat(bulkhead.getAvailablePermits()).isZero();
-        assertThat(bulkhead.getRejectedCount()).as("a failed try is not a rejection").isZero();
+        assertThat(bulkhead.getPermittedCount()).isEqualTo(2);
+    }
+
+    @Test
+    void tryAcquireWithoutAFreePermitFailsWithoutCountingARejection() {
+        Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(1));
+        bulkhead.tryAcquirePermission();
+        assertThat(bulkhead.tryAcquirePermission()).isFalse();
+        assertThat(bulkhead.getActiveCount()).isEqualTo(1);
+        assertThat(bulkhead.getRejectedCount()).isZero();
+    }
+
+    @Test
+    void releasePermissionGivesThePermitBackWithoutCountingACompletedCall() {
+        Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
+        bulkhead.tryAcquirePermission();
         bulkhead.releasePermission();
+        assertThat(bulkhead.getActiveCount()).isZero();
+        assertThat(bulkhead.getAvailablePermits()).isEqualTo(2);
+        assertThat(bulkhead.getCompletedCount()).isZero();
+    }
+
+    @Test
+    void onCompleteGivesThePermitBackAndCountsACompletedCall() {
+        Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
+        bulkhead.tryAcquirePermission();
         bulkhead.onComplete(1_000);
         assertThat(bulkhead.getActiveCount()).isZero();
         assertThat(bulkhead.getAvailablePermits()).isEqualTo(2);
-        assertThat(bulkhead.getPermittedCount()).isEqualTo(2);
-        assertThat(bulkhead.getCompletedCount()).as("only onComplete counts a completed call").isEqualTo(1);
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void listenersHearEachPermitAndEachCompletedCall() {
+        RecordingListener listener = new RecordingListener();
+        Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
+        bulkhead.addListener(listener);
+        bulkhead.tryAcquirePermission();
+        bulkhead.tryAcquirePermission();
+        bulkhead.tryAcquirePermission();
+        bulkhead.releasePermission();
+        bulkhead.onComplete(1_000);
         assertThat(listener.permitted.sum()).isEqualTo(2);
         assertThat(listener.completed.sum()).isEqualTo(1);
+        assertThat(listener.rejected.values()).allSatisfy((count) -> assertThat(count.sum()).isZero());
+    }
+
+    @Test
+    void releasingMorePermitsThanAcquiredIsRefusedNamingTheBulkhead() {
+        Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
+        bulkhead.tryAcquirePermission();
+        bulkhead.onComplete(0);
         assertThatIllegalStateException().isThrownBy(bulkhead::releasePermission)
             .withMessageContaining("'try'")
             .withMessageContaining("more permits released than acquired");
         assertThat(bulkhead.getActiveCount()).isZero();
-        assertThat(bulkhead).hasToString("Bulkhead[try, limit=2, active=0, waiting=0]");
+        assertThat(bulkhead.getAvailablePermits()).isEqualTo(2);
+    }
+
+    @Test
+    void toStringNamesTheBulkheadItsLimitAndWhatItHolds() {
+        Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
+        bulkhead.tryAcquirePermission();
+        assertThat(bulkhead).hasToString("Bulkhead[try, limit=2, active=1, waiting=0]");
     }
 
     @ParameterizedTest
@@ -66,8 +113,8 @@ class BulkheadTest {
             return System.nanoTime() - start;
         });
         eventually().until(() -> bulkhead.getWaitingCount() == 1 && isParked(caller.thread()));
-        Thread.sleep(50);
-        assertThat(caller.result()).isNotDone();
+        // Lets 50 ms pass on purpose: the reported wait must cover them.
+        eventually().during(Duration.ofMillis(50)).until(() -> !caller.result().isDone());
         bulkhead.onComplete(0);
         assertThat(bulkhead.tryAcquirePermission()).as("the permit went to the waiter, not to a newcomer").isFalse();
         long waited = caller.result().get(30, TimeUnit.SECONDS);
@@ -227,11 +274,9 @@ class BulkheadTest {
         RecordingWaiter waiter = new RecordingWaiter();
         assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
         bulkhead.changeMaxWaitDuration(Duration.ofHours(1));
-        // Three times the old max wait: both would have been rejected by now.
-        Thread.sleep(600);
-        assertThat(caller.result()).isNotDone();
-        assertThat(waiter.events).isEmpty();
-        assertThat(bulkhead.getWaitingCount()).isEqualTo(2);
+        // Three times the old max wait: both would have been rejected by then.
+        eventually().during(Duration.ofMillis(600))
+            .until(() -> !caller.result().isDone() && waiter.events.isEmpty() && bulkhead.getWaitingCount() == 2);
         bulkhead.onComplete(0);
         assertThat(caller.result().get(30, TimeUnit.SECONDS).rejection()).isNull();
         bulkhead.onComplete(0);
@@ -346,9 +391,23 @@ class BulkheadTest {
         bulkhead.changeLimit(5);
         bulkhead.changeLimit(2);
         assertThat(listener.events).extracting(RecordingListener.Event::type).containsExactly("limit 3 -> 5", "limit 5 -> 2");
+    }
+
+    @Test
+    void aRemovedListenerHearsNothingMore() {
+        RecordingListener listener = new RecordingListener();
+        Bulkhead bulkhead = bulkhead("limits", BulkheadConfig.custom().maxConcurrentCalls(3));
+        bulkhead.addListener(listener);
         bulkhead.removeListener(listener);
         bulkhead.changeLimit(4);
-        assertThat(listener.events).hasSize(2);
+        bulkhead.tryAcquirePermission();
+        assertThat(listener.events).isEmpty();
+    }
+
+    @Test
+    void aChangedLimitIsTheNumberOfFreePermits() {
+        Bulkhead bulkhead = bulkhead("limits", BulkheadConfig.custom().maxConcurrentCalls(3));
+        bulkhead.changeLimit(4);
         assertThat(bulkhead.getLimit()).isEqualTo(4);
         assertThat(bulkhead.getAvailablePermits()).isEqualTo(4);
     }

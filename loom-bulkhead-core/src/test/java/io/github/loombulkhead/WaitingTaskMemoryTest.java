@@ -129,6 +129,7 @@ class WaitingTaskMemoryTest {
         long used = Long.MAX_VALUE;
         for (int i = 0; i < 10; i++) {
             System.gc();
+            // Lets time pass on purpose: concurrent collector work settles before the heap is read.
             Thread.sleep(20);
             long now = memory.getHeapMemoryUsage().getUsed();
             if (i >= 2 && now >= used - 1024) {

@@ -256,6 +256,7 @@ class BulkheadAnnotationTest {
         public String build(int id) {
             this.gauge.enter();
             try {
+                // Work that holds the permit for a while, so that calls overlap.
                 Thread.sleep(30);
                 return "report-" + id;
             }

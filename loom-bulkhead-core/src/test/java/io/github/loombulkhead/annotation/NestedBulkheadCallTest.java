@@ -218,6 +218,7 @@ public class NestedBulkheadCallTest {
         public String inner(int ms) {
             this.maxInner.accumulateAndGet(this.inner.incrementAndGet(), Math::max);
             try {
+                // Work that holds the permit for ms, so that the outer calls overlap.
                 Thread.sleep(ms);
             }
             catch (InterruptedException ex) {

@@ -54,6 +54,7 @@ public final class ResettingServer implements AutoCloseable {
                 .getBytes(StandardCharsets.US_ASCII));
             out.write(new byte[1000]);
             out.flush();
+            // Lets time pass on purpose: the client reads the first bytes before the connection is reset.
             Thread.sleep(100);
             client.setSoLinger(true, 0);
         }

@@ -14,35 +14,56 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Javadoc and comments state contracts; measured sizes and timings live in {@code docs/benchmarks.md}, where
- * they are refreshed, so none is quoted in the sources where it would go stale.
+ * they are refreshed, so none is quoted in the sources of the library or the starter, where it would go stale.
  */
 class JavadocFiguresTest {
 
-    private static final Path SOURCES = Path.of("src/main/java");
+    /** The main sources of this module and of the starter (the build runs from each module's directory). */
+    private static final List<Path> SOURCES = List.of(Path.of("src/main/java"),
+            Path.of("../loom-bulkhead-spring-boot-starter/src/main/java"));
 
     /** A number with a unit of memory or of a per-operation time, e.g. "about 100 bytes", "1 MB", "143 ns". */
     private static final Pattern FIGURE = Pattern
         .compile("\\d[\\d,._]*\\s*(bytes?|B|KB|KiB|kB|MB|MiB|GB|GiB|ns|µs|us)\\b");
 
-    /** Sources being rewritten elsewhere, whose figures go with that rewrite. */
-
     @Test
     void noCommentQuotesAMeasuredFigure() throws IOException {
         List<String> figures = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            for (Path file : files.filter((path) -> path.toString().endsWith(".java")).sorted().toList()) {
-                String relative = SOURCES.relativize(file).toString().replace('\\', '/');
-                List<String> lines = Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    String line = lines.get(i).strip();
-                    boolean comment = line.startsWith("*") || line.startsWith("/*") || line.startsWith("//");
-                    if (comment && FIGURE.matcher(line).find()) {
-                        figures.add(relative + ":" + (i + 1) + ": " + line);
-                    }
+        for (Path sources : SOURCES) {
+            assertThat(sources).isDirectory();
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter((path) -> path.toString().endsWith(".java")).sorted().toList()) {
+                    figures.addAll(figuresIn(file));
                 }
             }
         }
-        assertThat(SOURCES.resolve("io/github/loombulkhead/BulkheadConfig.java")).exists();
         assertThat(figures).as("measured figures in comments; move them to docs/benchmarks.md").isEmpty();
+    }
+
+    @Test
+    void aQuotedFigureIsFound() throws IOException {
+        Path file = Files.createTempFile("Figures", ".java");
+        try {
+            Files.writeString(file, "/**\n * A waiting task costs about 100 bytes.\n */\nclass Figures {\n}\n");
+            assertThat(figuresIn(file)).singleElement()
+                .asString()
+                .endsWith(":2: * A waiting task costs about 100 bytes.");
+        }
+        finally {
+            Files.delete(file);
+        }
+    }
+
+    private static List<String> figuresIn(Path file) throws IOException {
+        List<String> figures = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            boolean comment = line.startsWith("*") || line.startsWith("/*") || line.startsWith("//");
+            if (comment && FIGURE.matcher(line).find()) {
+                figures.add(file.normalize() + ":" + (i + 1) + ": " + line);
+            }
+        }
+        return figures;
     }
 }

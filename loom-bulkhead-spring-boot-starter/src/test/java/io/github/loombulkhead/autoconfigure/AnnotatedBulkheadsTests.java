@@ -11,11 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnnotatedBulkheadsTests {
 
     @Test
-    void aNameThatTheImplementingClassOverridesIsNotInUse() {
-        assertThat(AnnotatedBulkheads.of(List.of(Implementation.class))).containsExactly("class");
-    }
-
-    @Test
     void aTypeNameThatEveryMethodOverridesIsNotInUse() {
         assertThat(AnnotatedBulkheads.of(List.of(EveryMethodOwnName.class))).containsExactly("method");
     }
@@ -38,21 +33,6 @@ class AnnotatedBulkheadsTests {
     @Test
     void oneMethodWithoutAnnotationLeavesCallsUnbounded() {
         assertThat(AnnotatedBulkheads.coverEveryMethod(List.of(Bounded.class, Partly.class))).isFalse();
-    }
-
-    interface Contract {
-
-        @Bulkhead("interface")
-        String call();
-    }
-
-    static class Implementation implements Contract {
-
-        @Override
-        @Bulkhead("class")
-        public String call() {
-            return "call";
-        }
     }
 
     @Bulkhead("type")

@@ -33,7 +33,8 @@ import org.springframework.web.service.registry.ImportHttpServices;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
-@ImportHttpServices(group = CalleeClientConfiguration.GROUP, types = { SlowApi.class, BulkheadedSlowApi.class })
+@ImportHttpServices(group = CalleeClientConfiguration.GROUP, types = { SlowApi.class, BulkheadedSlowApi.class,
+        AdaptiveSlowApi.class })
 public class CalleeClientConfiguration {
 
     /** The HTTP service group of the callee's clients. */
@@ -110,8 +111,8 @@ public class CalleeClientConfiguration {
     }
 
     @Bean
-    CalleeCalls calleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi,
+    CalleeCalls calleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, AdaptiveSlowApi adaptiveApi,
             PoolingHttpClientConnectionManager connections) {
-        return new CalleeCalls(api, bulkheadedApi, connections);
+        return new CalleeCalls(api, bulkheadedApi, adaptiveApi, connections);
     }
 }

@@ -56,7 +56,8 @@ class CommandLineTest {
             assertThat(sample.exitCode(TIMEOUT)).isEqualTo(SampleArgumentException.EXIT_CODE);
             assertThat(sample.output()).contains("loom.sample.modes contains unknown mode 'turbo'")
                 .contains("thread-pool, virtual-unbounded, virtual-semaphore, loom-bulkhead, loom-bulkhead-http, "
-                        + "spring-concurrency-limit, resilience4j-bulkhead");
+                        + "spring-concurrency-limit, resilience4j-bulkhead, loom-bulkhead-adaptive, netflix-gradient2, "
+                        + "netflix-vegas, netflix-aimd");
         }
     }
 

@@ -71,9 +71,13 @@ public class CalleeClientConfiguration {
             .register(registry);
     }
 
-    /** Connections the caller may open to the callee: as many as requests, at least the reference's 1,000. */
+    /**
+     * Connections the caller may open to the callee: as many as requests, at least the reference's 1,000, and at
+     * least what the two {@code @Bulkhead} clients of the group may hold at once (the static limit plus the adaptive
+     * ceiling), so that the pool never limits a mode.
+     */
     public static int poolSize(Scenario scenario) {
-        return Math.max(1_000, scenario.requests());
+        return Math.max(Math.max(1_000, scenario.requests()), scenario.limit() + scenario.adaptiveMaxLimit());
     }
 
     @Bean(destroyMethod = "close")

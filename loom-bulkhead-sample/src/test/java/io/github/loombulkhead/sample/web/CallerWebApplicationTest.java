@@ -82,9 +82,10 @@ class CallerWebApplicationTest {
     void requestsOutsideWhatTheClientCanCarryAreABadRequest() {
         assertThat(get("/api/test/thread-pool?requests=0", String.class).getStatusCode())
             .isEqualTo(HttpStatus.BAD_REQUEST);
-        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1001", String.class);
+        // The pool holds the static limit (5) plus the adaptive ceiling (1,000) connections.
+        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1006", String.class);
         assertThat(tooMany.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(tooMany.getBody()).contains("at most 1000").contains("--loom.sample.requests=1001");
+        assertThat(tooMany.getBody()).contains("at most 1005").contains("--loom.sample.requests=1006");
     }
 
     @Test

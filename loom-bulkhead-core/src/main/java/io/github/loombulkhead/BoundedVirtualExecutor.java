@@ -3,18 +3,28 @@ package io.github.loombulkhead;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -23,7 +33,7 @@ import java.util.function.UnaryOperator;
  * the bulkhead's queue as a small object and gets its virtual thread only when a permit is free.
  *
  * <pre>{@code
- * ExecutorService executor = BoundedVirtualExecutor.builder("callee")
+ * BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("callee")
  *         .maxConcurrentCalls(100)
  *         .queueCapacity(10_000)
  *         .maxWaitDuration(Duration.ofSeconds(30))
@@ -31,9 +41,25 @@ import java.util.function.UnaryOperator;
  *         .build();
  * }</pre>
  *
- * Every accepted task ends in exactly one of three ways: it runs; it is rejected with a
- * {@link BulkheadRejectedException} (its future completes exceptionally, or, for a plain
- * {@link #execute(Runnable)}, the rejection is logged); or it is returned by {@link #shutdownNow()}.
+ * <p>Every accepted task ends in exactly one of three ways: it runs; it is rejected with a
+ * {@link BulkheadRejectedException}; or it is returned by {@link #shutdownNow()}. Where the
+ * rejection goes depends on who holds the result:
+ * <ul>
+ * <li>Futures this executor creates — {@link #submit}, {@link #invokeAll}, {@link #invokeAny},
+ * {@link #supplyAsync}, {@link #runAsync}, and the tasks of an
+ * {@link java.util.concurrent.ExecutorCompletionService} — wait at most {@code maxWaitDuration}
+ * and then complete exceptionally with the rejection. Cancelling one while it waits frees its
+ * queue slot at once.</li>
+ * <li>A plain {@link #execute(Runnable)} of any other {@code Runnable} (for example what
+ * {@code CompletableFuture.runAsync(task, executor)} passes) can only be refused while
+ * {@code execute} runs: when the queue is full or the executor is shut down. Once accepted it is
+ * never timed out, because nobody could be told; it waits for a permit however long that takes.
+ * Use {@link #supplyAsync}/{@link #runAsync} for a {@code CompletableFuture} that honours the
+ * max wait.</li>
+ * </ul>
+ * A task's permit is given back, and the task counted as completed, before its future completes.
+ * The task runs under {@link CallChain}: a bulkhead-bounded call it makes to the same bulkhead uses
+ * the task's permit instead of waiting for a second one.
  */
 public final class BoundedVirtualExecutor extends AbstractExecutorService implements AutoCloseable {
 
@@ -78,39 +104,80 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         return this.bulkhead;
     }
 
+    /**
+     * Runs {@code command} on its own virtual thread once a permit is free.
+     * @throws BulkheadRejectedException at once when the queue is full or the executor is shut down
+     */
     @Override
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "task must not be null");
         this.outstanding.incrementAndGet();
         if (this.shutdown) {
             taskEnded();
-            throw this.bulkhead.rejection(RejectionReason.SHUT_DOWN, 0, "executor is shut down");
+            throw this.bulkhead.countRejection(RejectionReason.SHUT_DOWN, 0, "executor is shut down");
         }
-        boolean started = false;
+        boolean accepted = false;
         try {
             Runnable task = (this.taskDecorator != null)
                     ? Objects.requireNonNull(this.taskDecorator.apply(command), "taskDecorator returned null")
                     : command;
             if (this.bulkhead.tryAcquirePermission()) {
-                start(task);
+                startHolding(task, command);
             }
             else {
-                // Only a task that may have to wait needs a queue entry.
-                QueuedTask queued = new QueuedTask(task, command);
-                if (command instanceof BulkheadFutureTask<?> future) {
-                    future.queued = queued;
-                }
-                if (this.bulkhead.acquireOrEnqueue(queued)) {
-                    start(task);
-                }
+                enqueue(task, command);
             }
-            started = true;
+            accepted = true;
         }
         finally {
-            if (!started) {
+            if (!accepted) {
                 taskEnded();
             }
         }
+    }
+
+    /** A task that has to wait gets a queue entry; one of this executor's own futures also expires. */
+    private void enqueue(Runnable task, Runnable command) {
+        OwnTask own = (command instanceof OwnTask candidate && candidate.executor() == this) ? candidate : null;
+        QueuedTask queued = (task == command) ? new QueuedTask(command, own != null)
+                : new DecoratedQueuedTask(task, command, own != null);
+        if (own != null) {
+            own.queuedAs(queued);
+        }
+        if (this.bulkhead.acquireOrEnqueue(queued)) {
+            startHolding(task, command);
+        }
+        else if (this.stopped && this.bulkhead.withdraw(queued)) {
+            // shutdownNow() ran while it was being queued and did not see it.
+            throw this.bulkhead.countRejection(RejectionReason.SHUT_DOWN, 0, "executor is shut down");
+        }
+    }
+
+    /**
+     * Runs {@code supplier} on its own virtual thread once a permit is free. The future completes
+     * with the result, or exceptionally with a {@link BulkheadRejectedException} when the task is
+     * refused (also after waiting {@code maxWaitDuration}); cancelling it while it waits frees its
+     * queue slot.
+     */
+    public <T> CompletableFuture<T> supplyAsync(Supplier<T> supplier) {
+        Objects.requireNonNull(supplier, "supplier must not be null");
+        BulkheadCompletableFuture<T> future = new BulkheadCompletableFuture<>(supplier);
+        try {
+            execute(future);
+        }
+        catch (RejectedExecutionException ex) {
+            future.completeExceptionally(ex);
+        }
+        return future;
+    }
+
+    /** Like {@link #supplyAsync(Supplier)} for a task without a result. */
+    public CompletableFuture<Void> runAsync(Runnable task) {
+        Objects.requireNonNull(task, "task must not be null");
+        return supplyAsync(() -> {
+            task.run();
+            return null;
+        });
     }
 
     @Override
@@ -123,14 +190,75 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         return new BulkheadFutureTask<>(Objects.requireNonNull(callable, "task must not be null"));
     }
 
-    private void start(Runnable task) {
-        Thread thread;
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
         try {
-            thread = this.threadFactory.newThread(() -> run(task));
-            if (thread == null) {
-                throw new IllegalStateException("thread factory returned null");
+            return invokeAny(tasks, false, 0);
+        }
+        catch (TimeoutException ex) {
+            throw new IllegalStateException("an untimed invokeAny timed out", ex);
+        }
+    }
+
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return invokeAny(tasks, true, unit.toNanos(timeout));
+    }
+
+    /**
+     * Submits every task at once; each one this executor refuses, at once or after waiting, counts
+     * as a failed task, so the call ends with {@link ExecutionException} when all of them failed.
+     */
+    private <T> T invokeAny(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (tasks.isEmpty()) {
+            throw new IllegalArgumentException("invokeAny needs at least one task");
+        }
+        long deadline = System.nanoTime() + nanos;
+        BlockingQueue<Future<T>> done = new LinkedBlockingQueue<>();
+        List<BulkheadFutureTask<T>> futures = new ArrayList<>(tasks.size());
+        try {
+            for (Callable<T> task : tasks) {
+                BulkheadFutureTask<T> future = new InvokeAnyTask<>(Objects.requireNonNull(task,
+                        "task must not be null"), done);
+                futures.add(future);
+                try {
+                    execute(future);
+                }
+                catch (RejectedExecutionException ex) {
+                    future.reject(ex);
+                }
             }
-            thread.start();
+            ExecutionException last = null;
+            for (int pending = futures.size(); pending > 0; pending--) {
+                Future<T> next = timed ? done.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) : done.take();
+                if (next == null) {
+                    throw new TimeoutException("none of " + futures.size() + " tasks completed in time");
+                }
+                try {
+                    return next.get();
+                }
+                catch (ExecutionException ex) {
+                    last = ex;
+                }
+                catch (CancellationException ex) {
+                    last = new ExecutionException(ex);
+                }
+            }
+            throw last;
+        }
+        finally {
+            for (BulkheadFutureTask<T> future : futures) {
+                future.cancel(true);
+            }
+        }
+    }
+
+    /** Starts {@code task} on a new thread under a permit the caller took; gives it back if that fails. */
+    private void startHolding(Runnable task, Runnable command) {
+        try {
+            start(task, command);
         }
         catch (RuntimeException | Error ex) {
             this.bulkhead.releasePermission();
@@ -138,21 +266,50 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
     }
 
-    private void run(Runnable task) {
+    private void start(Runnable task, Runnable command) {
+        Thread thread = this.threadFactory.newThread(() -> run(task, command));
+        if (thread == null) {
+            throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
+                    + "': the thread factory returned null instead of a thread");
+        }
+        thread.start();
+    }
+
+    private void run(Runnable task, Runnable command) {
         Thread current = Thread.currentThread();
         this.running.add(current);
         if (this.stopped) {
             current.interrupt();
         }
         long startedAt = System.nanoTime();
+        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
+        OwnTask own = (command instanceof OwnTask candidate && candidate.executor() == this) ? candidate : null;
+        if (own != null) {
+            own.startedAt(startedAt, inflight);
+        }
+        CallChain.enterNewThread(this.bulkhead);
+        Throwable failure = null;
         try {
             task.run();
         }
+        catch (Throwable ex) {
+            failure = ex;
+            throw ex;
+        }
         finally {
+            CallChain.exitNewThread();
             this.running.remove(current);
-            this.bulkhead.onComplete(System.nanoTime() - startedAt);
+            if (own == null || own.claimCompletion()) {
+                completed(startedAt, inflight, failure);
+            }
             taskEnded();
         }
+    }
+
+    /** Gives the permit of a task that ran back, with the sample an adaptive limit takes from it. */
+    private void completed(long startedAt, int inflight, Throwable failure) {
+        long ran = System.nanoTime() - startedAt;
+        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
     }
 
     private void taskEnded() {
@@ -170,8 +327,9 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     }
 
     /**
-     * Refuses new tasks, removes this executor's queued tasks and returns them (they never started),
-     * and interrupts the running ones.
+     * Refuses new tasks, removes this executor's queued tasks and returns them (they never started;
+     * the futures this executor created for them complete with a {@code shut-down} rejection), and
+     * interrupts the running ones.
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -179,7 +337,12 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         shutdown();
         List<Runnable> neverStarted = new ArrayList<>();
         for (Bulkhead.Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
-            neverStarted.add(((QueuedTask) waiter).command);
+            QueuedTask queued = (QueuedTask) waiter;
+            neverStarted.add(queued.command());
+            if (queued.command() instanceof OwnTask own && own.executor() == this) {
+                own.reject(new BulkheadRejectedException(this.bulkhead.getName(), RejectionReason.SHUT_DOWN,
+                        "executor was shut down while the task waited"));
+            }
             taskEnded();
         }
         for (Thread thread : this.running) {
@@ -208,16 +371,43 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         return "BoundedVirtualExecutor[" + this.bulkhead + ", shutdown=" + this.shutdown + "]";
     }
 
-    /** A task waiting for a permit: about 32 bytes besides the task itself. */
-    private final class QueuedTask extends Bulkhead.Waiter {
+    /** A task whose future this executor created, so it can be told of a rejection. */
+    private interface OwnTask {
 
-        private final Runnable task;
+        BoundedVirtualExecutor executor();
+
+        void queuedAs(QueuedTask queued);
+
+        void startedAt(long nanos, int inflight);
+
+        /** Whether the caller, the first to ask, records the completion (and gives the permit back). */
+        boolean claimCompletion();
+
+        boolean isDone();
+
+        void reject(RuntimeException rejection);
+
+        void failToStart(Throwable failure);
+    }
+
+    /** A task waiting for a permit, as submitted. */
+    private class QueuedTask extends Bulkhead.Waiter {
 
         private final Runnable command;
 
-        QueuedTask(Runnable task, Runnable command) {
-            this.task = task;
+        QueuedTask(Runnable command, boolean expires) {
+            super(expires);
             this.command = command;
+        }
+
+        /** The task as submitted. */
+        Runnable command() {
+            return this.command;
+        }
+
+        /** The task to run: the command, or what the task decorator made of it. */
+        Runnable task() {
+            return this.command;
         }
 
         BoundedVirtualExecutor owner() {
@@ -225,28 +415,37 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
 
         @Override
-        protected void onPermit(long waitNanos) {
+        protected boolean onPermit(long waitNanos) {
+            Runnable command = command();
+            if (command instanceof Future<?> future && future.isDone()) {
+                // Cancelled while the permit was on its way: no thread for a task that will not run.
+                taskEnded();
+                return false;
+            }
             try {
-                start(this.task);
+                start(task(), command);
+                return true;
             }
             catch (RuntimeException | Error ex) {
-                if (this.command instanceof BulkheadFutureTask<?> future) {
-                    future.fail(ex);
+                if (command instanceof OwnTask own && expires()) {
+                    own.failToStart(ex);
                 }
                 logger.log(Level.ERROR, "Bulkhead '" + BoundedVirtualExecutor.this.bulkhead.getName()
                         + "' could not start a task", ex);
                 taskEnded();
+                return false;
             }
         }
 
         @Override
         protected void onReject(BulkheadRejectedException rejection) {
             try {
-                if (this.command instanceof BulkheadFutureTask<?> future) {
-                    future.reject(rejection);
+                if (command() instanceof OwnTask own && expires()) {
+                    own.reject(rejection);
                 }
                 else {
-                    logger.log(Level.WARNING, rejection.getMessage() + "; task " + this.command + " did not run");
+                    // Foreign tasks never expire; nothing else rejects a queued task.
+                    logger.log(Level.WARNING, rejection.getMessage() + "; task " + command() + " did not run");
                 }
             }
             finally {
@@ -255,10 +454,34 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
     }
 
-    /** The future of a submitted task; cancelling it while it waits takes it out of the queue. */
-    private final class BulkheadFutureTask<V> extends FutureTask<V> {
+    /** A waiting task that the task decorator wrapped: the wrapper runs, the command is what was submitted. */
+    private final class DecoratedQueuedTask extends QueuedTask {
 
-        volatile QueuedTask queued;
+        private final Runnable task;
+
+        DecoratedQueuedTask(Runnable task, Runnable command, boolean expires) {
+            super(command, expires);
+            this.task = task;
+        }
+
+        @Override
+        Runnable task() {
+            return this.task;
+        }
+    }
+
+    /** The future of a submitted task; cancelling it while it waits takes it out of the queue. */
+    private class BulkheadFutureTask<V> extends FutureTask<V> implements OwnTask {
+
+        /** {@link #inflight} once the completion was recorded. */
+        private static final int CLAIMED = Integer.MIN_VALUE;
+
+        private volatile QueuedTask queued;
+
+        /** Written and read on the thread that runs the task; 0 until it runs. */
+        private long startedAt;
+
+        private int inflight;
 
         BulkheadFutureTask(Callable<V> callable) {
             super(callable);
@@ -268,12 +491,57 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             super(runnable, result);
         }
 
-        void reject(BulkheadRejectedException rejection) {
-            setException(rejection);
+        @Override
+        public BoundedVirtualExecutor executor() {
+            return BoundedVirtualExecutor.this;
         }
 
-        void fail(Throwable failure) {
-            setException(failure);
+        @Override
+        public void queuedAs(QueuedTask queued) {
+            this.queued = queued;
+        }
+
+        @Override
+        public void startedAt(long nanos, int inflight) {
+            this.startedAt = nanos;
+            this.inflight = inflight;
+        }
+
+        @Override
+        public boolean claimCompletion() {
+            boolean first = this.inflight != CLAIMED;
+            this.inflight = CLAIMED;
+            return first;
+        }
+
+        @Override
+        public void reject(RuntimeException rejection) {
+            super.setException(rejection);
+        }
+
+        @Override
+        public void failToStart(Throwable failure) {
+            super.setException(failure);
+        }
+
+        @Override
+        protected void set(V value) {
+            recordCompletion(null);
+            super.set(value);
+        }
+
+        @Override
+        protected void setException(Throwable failure) {
+            recordCompletion(failure);
+            super.setException(failure);
+        }
+
+        /** Called on the running thread: the completion is counted before the future completes. */
+        private void recordCompletion(Throwable failure) {
+            int inflightAtStart = this.inflight;
+            if (this.startedAt != 0 && claimCompletion()) {
+                completed(this.startedAt, inflightAtStart, failure);
+            }
         }
 
         @Override
@@ -285,12 +553,121 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
     }
 
+    /** A task of {@link #invokeAny}: also reports to the queue where invokeAny collects finished tasks. */
+    private final class InvokeAnyTask<V> extends BulkheadFutureTask<V> {
+
+        private final BlockingQueue<Future<V>> completions;
+
+        InvokeAnyTask(Callable<V> callable, BlockingQueue<Future<V>> completions) {
+            super(callable);
+            this.completions = completions;
+        }
+
+        @Override
+        protected void done() {
+            super.done();
+            this.completions.add(this);
+        }
+    }
+
+    /** The future of {@link #supplyAsync}: runs as a task, completes after its permit is given back. */
+    private final class BulkheadCompletableFuture<T> extends CompletableFuture<T> implements Runnable, OwnTask {
+
+        private final Supplier<T> supplier;
+
+        private volatile QueuedTask queued;
+
+        private long startedAt;
+
+        /** Integer.MIN_VALUE once the completion was recorded. */
+        private int inflight;
+
+        BulkheadCompletableFuture(Supplier<T> supplier) {
+            this.supplier = supplier;
+        }
+
+        @Override
+        public void run() {
+            if (isDone()) {
+                return;
+            }
+            T value;
+            try {
+                value = this.supplier.get();
+            }
+            catch (Throwable ex) {
+                recordCompletion(ex);
+                completeExceptionally(ex);
+                return;
+            }
+            recordCompletion(null);
+            complete(value);
+        }
+
+        private void recordCompletion(Throwable failure) {
+            int inflightAtStart = this.inflight;
+            if (claimCompletion()) {
+                completed(this.startedAt, inflightAtStart, failure);
+            }
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            QueuedTask waiting = this.queued;
+            if (cancelled && waiting != null && BoundedVirtualExecutor.this.bulkhead.withdraw(waiting)) {
+                taskEnded();
+            }
+            return cancelled;
+        }
+
+        @Override
+        public BoundedVirtualExecutor executor() {
+            return BoundedVirtualExecutor.this;
+        }
+
+        @Override
+        public void queuedAs(QueuedTask queued) {
+            this.queued = queued;
+        }
+
+        @Override
+        public void startedAt(long nanos, int inflight) {
+            this.startedAt = nanos;
+            this.inflight = inflight;
+        }
+
+        @Override
+        public boolean claimCompletion() {
+            boolean first = this.inflight != Integer.MIN_VALUE;
+            this.inflight = Integer.MIN_VALUE;
+            return first;
+        }
+
+        @Override
+        public void reject(RuntimeException rejection) {
+            completeExceptionally(rejection);
+        }
+
+        @Override
+        public void failToStart(Throwable failure) {
+            completeExceptionally(failure);
+        }
+    }
+
     /** Builds a {@link BoundedVirtualExecutor}; see the class documentation for the defaults. */
     public static final class Builder {
 
         private final String name;
 
-        private final BulkheadConfig.Builder config = BulkheadConfig.custom();
+        /** Only the settings made explicitly; the rest come from the registry or the defaults. */
+        private Integer maxConcurrentCalls;
+
+        private Integer queueCapacity;
+
+        private Duration maxWaitDuration;
+
+        private Boolean fair;
 
         private Bulkhead bulkhead;
 
@@ -306,35 +683,35 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         /** Maximum number of tasks running at once; must be at least 1 (default 100). */
         public Builder maxConcurrentCalls(int maxConcurrentCalls) {
-            this.config.maxConcurrentCalls(maxConcurrentCalls);
+            this.maxConcurrentCalls = maxConcurrentCalls;
             return this;
         }
 
         /** Maximum number of tasks waiting to start; must be 0 or more (default 10,000). */
         public Builder queueCapacity(int queueCapacity) {
-            this.config.queueCapacity(queueCapacity);
+            this.queueCapacity = queueCapacity;
             return this;
         }
 
         /** How long a task may wait to start before it is rejected (default 60 s). */
         public Builder maxWaitDuration(Duration maxWaitDuration) {
-            this.config.maxWaitDuration(maxWaitDuration);
+            this.maxWaitDuration = maxWaitDuration;
             return this;
         }
 
         /** Whether tasks start in submission order (default {@code true}); otherwise newest first. */
         public Builder fair(boolean fair) {
-            this.config.fair(fair);
+            this.fair = fair;
             return this;
         }
 
         /** Starts from an existing config; later builder calls override its values. */
         public Builder config(BulkheadConfig config) {
             Objects.requireNonNull(config, "config must not be null");
-            this.config.maxConcurrentCalls(config.getMaxConcurrentCalls())
-                .queueCapacity(config.getQueueCapacity())
-                .maxWaitDuration(config.getMaxWaitDuration())
-                .fair(config.isFair());
+            this.maxConcurrentCalls = config.getMaxConcurrentCalls();
+            this.queueCapacity = config.getQueueCapacity();
+            this.maxWaitDuration = config.getMaxWaitDuration();
+            this.fair = config.isFair();
             return this;
         }
 
@@ -344,7 +721,12 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             return this;
         }
 
-        /** Takes the bulkhead by name from the registry (created with this builder's config if absent). */
+        /**
+         * Takes the bulkhead by name from the registry. The registry's configuration for the name wins over
+         * this builder's defaults; a setting made on this builder that contradicts it fails {@link #build()}.
+         * When the registry has no configuration of the name's own, the bulkhead is created from the registry's
+         * defaults with this builder's settings applied.
+         */
         public Builder registry(BulkheadRegistry registry) {
             this.registry = registry;
             return this;
@@ -372,13 +754,57 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         public BoundedVirtualExecutor build() {
             Bulkhead.requireName(this.name);
             Bulkhead target = this.bulkhead;
-            if (target == null) {
-                BulkheadConfig built = this.config.build();
-                target = (this.registry != null) ? this.registry.bulkhead(this.name, built) : new Bulkhead(this.name, built);
+            if (target == null && this.registry != null) {
+                target = fromRegistry(this.registry);
+            }
+            else if (target == null) {
+                target = new Bulkhead(this.name, applyTo(BulkheadConfig.custom()).build());
             }
             ThreadFactory factory = (this.threadFactory != null) ? this.threadFactory
                     : Thread.ofVirtual().name(this.name).factory();
             return new BoundedVirtualExecutor(target, factory, this.taskDecorator);
+        }
+
+        private Bulkhead fromRegistry(BulkheadRegistry registry) {
+            BulkheadConfig registered = registry.configuredFor(this.name);
+            if (registered == null) {
+                Bulkhead existing = registry.find(this.name).orElse(null);
+                return (existing != null) ? existing
+                        : registry.bulkhead(this.name, applyTo(BulkheadConfig.from(registry.resolveConfig(this.name))).build());
+            }
+            List<String> conflicts = new ArrayList<>();
+            conflict(conflicts, "maxConcurrentCalls", this.maxConcurrentCalls, registered.getMaxConcurrentCalls());
+            conflict(conflicts, "queueCapacity", this.queueCapacity, registered.getQueueCapacity());
+            conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, registered.getMaxWaitDuration());
+            conflict(conflicts, "fair", this.fair, registered.isFair());
+            if (!conflicts.isEmpty()) {
+                throw new IllegalArgumentException("Bulkhead '" + this.name + "': the builder sets "
+                        + String.join(", ", conflicts) + "; configure the bulkhead in one place, the registry or the "
+                        + "builder");
+            }
+            return registry.bulkhead(this.name, registered);
+        }
+
+        private static void conflict(List<String> conflicts, String setting, Object set, Object registered) {
+            if (set != null && !set.equals(registered)) {
+                conflicts.add(setting + "=" + set + " but the registry's configuration has " + registered);
+            }
+        }
+
+        private BulkheadConfig.Builder applyTo(BulkheadConfig.Builder config) {
+            if (this.maxConcurrentCalls != null) {
+                config.maxConcurrentCalls(this.maxConcurrentCalls);
+            }
+            if (this.queueCapacity != null) {
+                config.queueCapacity(this.queueCapacity);
+            }
+            if (this.maxWaitDuration != null) {
+                config.maxWaitDuration(this.maxWaitDuration);
+            }
+            if (this.fair != null) {
+                config.fair(this.fair);
+            }
+            return config;
         }
     }
 }

@@ -1,7 +1,9 @@
 package io.github.loombulkhead;
 
+import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -13,34 +15,34 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.LimitAlgorithm;
+import io.github.loombulkhead.limit.Outcome;
+
 /**
  * A named limit on concurrent calls with a bounded, thread-less wait queue.
+ *
+ * <p>A <em>permit</em> is the right to run one call; at most {@link #getLimit() limit} permits are
+ * held at once. A call that finds no free permit waits in a FIFO queue (newest first when not
+ * fair) of at most {@code queueCapacity} entries for at most {@code maxWaitDuration}. A released
+ * permit goes straight to the next waiter, so a newcomer never <em>barges</em> ahead of a waiter.
+ * With no waiters, acquire and release are one CAS each.
  *
  * <p>Permits are handed out in three ways, all sharing one limit and one queue:
  * <ul>
  * <li>{@link #tryAcquirePermission()}: take a free permit or fail at once;</li>
  * <li>{@link #acquirePermission()}: park the calling thread until a permit is handed to it, at
- * most {@code maxWaitDuration};</li>
+ * most {@code maxWaitDuration}; a timeout is thrown on the caller's own thread;</li>
  * <li>{@link #acquireOrEnqueue(Waiter)}: take a free permit, or leave a {@link Waiter} in the queue
  * that is called back when a permit is handed to it or when it is rejected. The waiter owns no
- * thread, which is how {@link BoundedVirtualExecutor} queues tasks for about 100 bytes each.</li>
+ * thread, which is how {@link BoundedVirtualExecutor} queues tasks.</li>
  * </ul>
- * A released permit goes straight to the next waiter (FIFO when fair, newest first otherwise), so
- * a newcomer never overtakes a waiter. With no waiters, acquire and release are one CAS each.
- * Shrinking the limit never blocks: it takes effect as running calls finish.
+ * Shrinking the limit never blocks: it takes effect as running calls finish. Callbacks of waiters
+ * and listeners never run on the shared timer thread: expired waiters are told on a virtual thread.
  */
 public final class Bulkhead {
 
-    /** A waiter that was never queued, e.g. because it took a free permit at once. */
-    private static final int NOT_QUEUED = -1;
-
-    private static final int WAITING = 0;
-
-    private static final int GRANTED = 1;
-
-    private static final int REJECTED = 2;
-
-    private static final int WITHDRAWN = 3;
+    private static final System.Logger logger = System.getLogger(Bulkhead.class.getName());
 
     private static final long ONE_WAITING = 1L << 32;
 
@@ -51,17 +53,17 @@ public final class Bulkhead {
     private volatile int limit;
 
     /** Waiting count in the high 32 bits, active count in the low 32 bits. */
-    private final AtomicLong state = new AtomicLong();
+    private final AtomicLong counts = new AtomicLong();
 
     private final ReentrantLock lock = new ReentrantLock();
 
     /** Serializes limit changes, so listeners see them in order. */
     private final ReentrantLock limitChange = new ReentrantLock();
 
-    /** Guarded by lock; may hold withdrawn entries, dropped lazily. */
-    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
-
     /** Guarded by lock. */
+    private final WaitQueue queue = new WaitQueue();
+
+    /** Guarded by lock: the pending expiry check, for the oldest expiring waiter. */
     private ScheduledFuture<?> expiryCheck;
 
     private final LongAdder permitted = new LongAdder();
@@ -72,10 +74,14 @@ public final class Bulkhead {
 
     private final BulkheadListeners listeners = new BulkheadListeners();
 
+    /** Finds the limit of an adaptive bulkhead; null for a static one. */
+    private volatile LimitAlgorithm algorithm;
+
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = Objects.requireNonNull(config, "config must not be null");
-        this.limit = config.getMaxConcurrentCalls();
+        this.algorithm = config.isAdaptive() ? LimitAlgorithm.of(config.getAdaptive()) : null;
+        this.limit = (this.algorithm != null) ? this.algorithm.getLimit() : config.getMaxConcurrentCalls();
         for (RejectionReason reason : RejectionReason.values()) {
             this.rejected.put(reason, new LongAdder());
         }
@@ -88,16 +94,14 @@ public final class Bulkhead {
         return name;
     }
 
-    // ---------------------------------------------------------------- acquiring
-
     /** Takes a free permit if one is free and nobody waits; never blocks. */
     public boolean tryAcquirePermission() {
         for (;;) {
-            long s = this.state.get();
-            if (waiting(s) != 0 || active(s) >= this.limit) {
+            long c = this.counts.get();
+            if (waiting(c) != 0 || active(c) >= this.limit) {
                 return false;
             }
-            if (this.state.compareAndSet(s, s + 1)) {
+            if (this.counts.compareAndSet(c, c + 1)) {
                 permitted(0);
                 return true;
             }
@@ -126,33 +130,34 @@ public final class Bulkhead {
      * if the waiter was queued and will get exactly one of {@link Waiter#onPermit(long)} or
      * {@link Waiter#onReject(BulkheadRejectedException)}, unless it is {@linkplain #withdraw withdrawn}
      * @throws BulkheadRejectedException with reason {@code QUEUE_FULL} when it cannot wait
+     * @throws IllegalStateException if {@code waiter} was offered to a bulkhead before
      */
     public boolean acquireOrEnqueue(Waiter waiter) {
         Objects.requireNonNull(waiter, "waiter must not be null");
+        waiter.claim(this);
         if (tryAcquirePermission()) {
             return true;
         }
         BulkheadConfig current = this.config;
-        boolean queueFull = false;
         this.lock.lock();
         try {
             for (;;) {
-                long s = this.state.get();
-                if (waiting(s) == 0 && active(s) < this.limit) {
-                    if (this.state.compareAndSet(s, s + 1)) {
+                long c = this.counts.get();
+                if (waiting(c) == 0 && active(c) < this.limit) {
+                    if (this.counts.compareAndSet(c, c + 1)) {
                         break;
                     }
                     continue;
                 }
-                if (waiting(s) >= current.getQueueCapacity() || current.maxWaitNanos() == 0) {
-                    queueFull = true;
-                    break;
+                if (waiting(c) >= current.getQueueCapacity() || current.maxWaitNanos() == 0) {
+                    throw countRejection(RejectionReason.QUEUE_FULL, 0, "capacity " + current.getQueueCapacity()
+                            + ", max wait " + current.getMaxWaitDuration() + ", " + active(c) + " calls active");
                 }
-                if (this.state.compareAndSet(s, s + ONE_WAITING)) {
-                    waiter.enqueuedAt = System.nanoTime();
-                    waiter.state = WAITING;
-                    this.queue.addLast(waiter);
-                    scheduleExpiryCheck();
+                if (this.counts.compareAndSet(c, c + ONE_WAITING)) {
+                    this.queue.add(waiter, System.nanoTime());
+                    if (waiter.expires()) {
+                        scheduleExpiryCheck();
+                    }
                     return false;
                 }
             }
@@ -160,19 +165,18 @@ public final class Bulkhead {
         finally {
             this.lock.unlock();
         }
-        if (queueFull) {
-            throw rejection(RejectionReason.QUEUE_FULL, 0, "capacity " + current.getQueueCapacity() + ", max wait "
-                    + current.getMaxWaitDuration() + ", " + current.getMaxConcurrentCalls() + " calls active");
-        }
         permitted(0);
         return true;
     }
 
     /**
-     * Removes a queued waiter that no longer wants a permit (cancelled, its owner shut down).
-     * @return {@code true} if it was still waiting and will not be called back
+     * Removes a waiter of this bulkhead that no longer wants a permit (cancelled, its owner shut down).
+     * @return {@code true} if it was still waiting here and will not be called back
      */
     public boolean withdraw(Waiter waiter) {
+        if (waiter == null || waiter.bulkhead != this) {
+            return false;
+        }
         this.lock.lock();
         try {
             return withdrawLocked(waiter);
@@ -183,156 +187,165 @@ public final class Bulkhead {
     }
 
     /** Withdraws every queued waiter that matches, in queue order, and returns them. */
-    public List<Waiter> withdrawAll(Predicate<? super Waiter> filter) {
-        List<Waiter> withdrawn = new ArrayList<>();
+    List<Waiter> withdrawAll(Predicate<? super Waiter> filter) {
         this.lock.lock();
         try {
-            for (Waiter waiter : this.queue) {
-                if (waiter.state == WAITING && filter.test(waiter)) {
-                    withdrawn.add(waiter);
-                }
-            }
-            for (Waiter waiter : withdrawn) {
-                withdrawLocked(waiter);
-            }
+            List<Waiter> withdrawn = this.queue.withdrawAll(filter);
+            this.counts.addAndGet(-ONE_WAITING * withdrawn.size());
+            return withdrawn;
         }
         finally {
             this.lock.unlock();
         }
-        return withdrawn;
     }
 
     private boolean withdrawLocked(Waiter waiter) {
-        if (waiter.state != WAITING) {
+        if (!this.queue.withdraw(waiter)) {
             return false;
         }
-        waiter.state = WITHDRAWN;
-        this.state.addAndGet(-ONE_WAITING);
-        long live = waiting(this.state.get());
-        if (this.queue.size() > 2 * live + 64) {
-            this.queue.removeIf((w) -> w.state != WAITING);
-        }
+        this.counts.addAndGet(-ONE_WAITING);
         return true;
     }
-
-    // ---------------------------------------------------------------- releasing
 
     /** Gives a permit back without recording a completed call (the call never ran). */
     public void releasePermission() {
         for (;;) {
-            long s = this.state.get();
-            if (active(s) <= 0) {
+            long c = this.counts.get();
+            if (active(c) <= 0) {
                 throw new IllegalStateException("Bulkhead '" + this.name + "': more permits released than acquired");
             }
-            if (waiting(s) != 0) {
+            if (waiting(c) != 0) {
                 break;
             }
-            if (this.state.compareAndSet(s, s - 1)) {
+            if (this.counts.compareAndSet(c, c - 1)) {
                 return;
             }
         }
-        releaseToWaiter();
+        handOff();
     }
 
-    /** Gives a permit back and records a completed call that held it for {@code executionNanos}. */
+    /**
+     * Gives a permit back and records a completed call that held it for {@code executionNanos}; an
+     * adaptive bulkhead takes it as a successful sample.
+     */
     public void onComplete(long executionNanos) {
-        releasePermission();
+        onComplete(executionNanos, executionNanos, -1, Outcome.SUCCESS);
+    }
+
+    /**
+     * Gives a permit back and records a completed call that held it for {@code executionNanos}. An adaptive
+     * bulkhead also takes one sample for its limit algorithm: the call's round trip {@code rttNanos} (for an
+     * HTTP exchange, until the response headers), the calls in flight when it got its permit ({@code -1} if
+     * unknown: the count now is used), and what its outcome tells about the callee.
+     */
+    public void onComplete(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
         this.completed.increment();
+        LimitAlgorithm current = this.algorithm;
+        int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : getActiveCount();
+        releasePermission();
         this.listeners.completed(this, executionNanos);
-    }
-
-    private void releaseToWaiter() {
-        Waiter next = null;
-        this.lock.lock();
-        try {
-            long s = this.state.get();
-            if (active(s) <= this.limit) {
-                next = pollNext();
-            }
-            if (next != null) {
-                next.state = GRANTED;
-                this.state.addAndGet(-ONE_WAITING);
-            }
-            else {
-                this.state.decrementAndGet();
-            }
-        }
-        finally {
-            this.lock.unlock();
-        }
-        if (next != null) {
-            grant(next);
+        if (current != null && outcome != Outcome.IGNORED) {
+            sample(current, rttNanos, inflight, outcome);
         }
     }
 
-    /** Guarded by lock: the next live waiter, skipping withdrawn ones. */
-    private Waiter pollNext() {
-        boolean fair = this.config.isFair();
-        Waiter next;
-        while ((next = fair ? this.queue.pollFirst() : this.queue.pollLast()) != null) {
-            if (next.state == WAITING) {
-                return next;
+    private void sample(LimitAlgorithm current, long rttNanos, int inflight, Outcome outcome) {
+        long now = System.nanoTime();
+        int proposed = current.onSample(now - rttNanos, rttNanos, inflight, outcome);
+        this.listeners.sampled(this, rttNanos, outcome);
+        if (proposed != this.limit && this.limitChange.tryLock()) {
+            // Another thread applying a change will apply the newest proposal soon enough.
+            try {
+                if (this.algorithm == current) {
+                    setLimit(Math.min(current.getLimit(), this.config.getMaxConcurrentCalls()));
+                }
+            }
+            finally {
+                this.limitChange.unlock();
             }
         }
-        return null;
     }
 
-    private void grant(Waiter waiter) {
+    /**
+     * Passes a permit the caller holds to the next waiter that can use it, or frees it. A loop, not a
+     * recursion: a waiter that cannot use its permit hands it straight back here.
+     */
+    private void handOff() {
+        for (;;) {
+            Waiter next;
+            this.lock.lock();
+            try {
+                next = (active(this.counts.get()) <= this.limit) ? this.queue.grantNext(this.config.isFair()) : null;
+                this.counts.addAndGet((next != null) ? -ONE_WAITING : -1);
+            }
+            finally {
+                this.lock.unlock();
+            }
+            if (next == null || deliver(next)) {
+                return;
+            }
+        }
+    }
+
+    /** Tells a granted waiter; {@code false} if it could not use the permit, which the caller still holds. */
+    private boolean deliver(Waiter waiter) {
         long waited = System.nanoTime() - waiter.enqueuedAt;
-        permitted(waited);
-        waiter.onPermit(waited);
+        boolean used;
+        try {
+            used = waiter.onPermit(waited);
+        }
+        catch (Throwable ex) {
+            logger.log(Level.ERROR, "Bulkhead '" + this.name + "': waiter " + waiter + " failed to take its permit", ex);
+            used = false;
+        }
+        if (used) {
+            permitted(waited);
+        }
+        return used;
     }
-
-    // ---------------------------------------------------------------- expiry
 
     /** Guarded by lock. Waiters expire oldest first: all share one max wait, so the head expires first. */
     private void scheduleExpiryCheck() {
-        if (this.expiryCheck != null) {
-            return;
-        }
-        Waiter oldest = this.queue.peekFirst();
         long maxWait = this.config.maxWaitNanos();
-        if (oldest == null || maxWait == Long.MAX_VALUE) {
+        if (this.expiryCheck != null || maxWait == Long.MAX_VALUE) {
             return;
         }
-        long delay = oldest.enqueuedAt + maxWait - System.nanoTime();
-        this.expiryCheck = ExpiryScheduler.schedule(this::expireWaiters, delay);
+        Long oldest = this.queue.oldestExpiringArrival();
+        if (oldest != null) {
+            this.expiryCheck = ExpiryScheduler.schedule(this::expireWaiters, oldest + maxWait - System.nanoTime());
+        }
     }
 
+    /** Runs on the timer thread: only changes state, then tells the expired waiters on a virtual thread. */
     private void expireWaiters() {
-        List<Waiter> expired = null;
+        List<Waiter> expired;
+        long maxWait;
         this.lock.lock();
         try {
             this.expiryCheck = null;
-            long maxWait = this.config.maxWaitNanos();
-            long now = System.nanoTime();
-            Waiter oldest;
-            while ((oldest = this.queue.peekFirst()) != null) {
-                if (oldest.state != WAITING) {
-                    this.queue.pollFirst();
-                    continue;
-                }
-                if (now - oldest.enqueuedAt < maxWait) {
-                    break;
-                }
-                this.queue.pollFirst();
-                oldest.state = REJECTED;
-                this.state.addAndGet(-ONE_WAITING);
-                if (expired == null) {
-                    expired = new ArrayList<>();
-                }
-                expired.add(oldest);
-            }
+            maxWait = this.config.maxWaitNanos();
+            expired = (maxWait != Long.MAX_VALUE) ? this.queue.expire(System.nanoTime() - maxWait) : List.of();
+            this.counts.addAndGet(-ONE_WAITING * expired.size());
             scheduleExpiryCheck();
         }
         finally {
             this.lock.unlock();
         }
-        if (expired != null) {
-            for (Waiter waiter : expired) {
-                long waited = System.nanoTime() - waiter.enqueuedAt;
-                waiter.onReject(rejection(RejectionReason.WAIT_TIMED_OUT, waited, "waited " + Duration.ofNanos(waited)
-                        .toMillis() + " ms, max wait " + this.config.getMaxWaitDuration()));
+        if (!expired.isEmpty()) {
+            ExpiryScheduler.tell(() -> rejectExpired(expired, maxWait));
+        }
+    }
+
+    private void rejectExpired(List<Waiter> expired, long maxWait) {
+        for (Waiter waiter : expired) {
+            long waited = System.nanoTime() - waiter.enqueuedAt;
+            BulkheadRejectedException rejection = countRejection(RejectionReason.WAIT_TIMED_OUT, waited, "waited "
+                    + waited / 1_000_000 + " ms, max wait " + Duration.ofNanos(maxWait));
+            try {
+                waiter.onReject(rejection);
+            }
+            catch (Throwable ex) {
+                logger.log(Level.ERROR, "Bulkhead '" + this.name + "': waiter " + waiter + " failed on rejection", ex);
             }
         }
     }
@@ -346,13 +359,14 @@ public final class Bulkhead {
         scheduleExpiryCheck();
     }
 
-    // ---------------------------------------------------------------- runtime changes
-
     /**
-     * Changes the limit. Growing hands permits to waiters at once; shrinking never blocks and takes
+     * Changes {@code maxConcurrentCalls}. For a static bulkhead that is the limit; for an adaptive one
+     * it is the ceiling: the algorithm restarts below it from the current limit (lowered to the new
+     * ceiling if above it). Growing hands permits to waiters at once; shrinking never blocks and takes
      * effect as running calls finish. Listeners hear of a larger limit before anyone can use the new
      * permits, so what is sized from the limit (a connection pool) grows first.
-     * @throws IllegalArgumentException if {@code newLimit} is below 1
+     * @throws IllegalArgumentException if {@code newLimit} is below 1, or below an adaptive bulkhead's
+     * minimum limit
      */
     public void changeLimit(int newLimit) {
         if (newLimit < 1) {
@@ -361,17 +375,51 @@ public final class Bulkhead {
         }
         this.limitChange.lock();
         try {
-            int oldLimit = this.limit;
-            if (newLimit > oldLimit) {
-                this.listeners.limitChanged(this, oldLimit, newLimit);
+            BulkheadConfig.Builder builder = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit);
+            AdaptiveLimitConfig adaptive = this.config.getAdaptive();
+            if (adaptive != null) {
+                builder.adaptive(restartAt(adaptive, Math.min(this.limit, newLimit), newLimit));
             }
-            applyLimit(newLimit);
-            if (newLimit < oldLimit) {
-                this.listeners.limitChanged(this, oldLimit, newLimit);
+            BulkheadConfig changed = builder.build();
+            int target = newLimit;
+            if (changed.isAdaptive()) {
+                this.algorithm = LimitAlgorithm.of(changed.getAdaptive());
+                target = this.algorithm.getLimit();
             }
+            this.lock.lock();
+            try {
+                this.config = changed;
+            }
+            finally {
+                this.lock.unlock();
+            }
+            setLimit(target);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("Bulkhead '" + this.name + "': " + ex.getMessage(), ex);
         }
         finally {
             this.limitChange.unlock();
+        }
+    }
+
+    /** The algorithm's config, restarted at {@code limit} under a new ceiling. */
+    private static AdaptiveLimitConfig restartAt(AdaptiveLimitConfig adaptive, int limit, int ceiling) {
+        return AdaptiveLimitConfig.from(adaptive)
+            .maxLimit(ceiling)
+            .initialLimit(Math.max(adaptive.getMinLimit(), limit))
+            .build();
+    }
+
+    /** Guarded by limitChange. */
+    private void setLimit(int newLimit) {
+        int oldLimit = this.limit;
+        if (newLimit > oldLimit) {
+            this.listeners.limitChanged(this, oldLimit, newLimit);
+        }
+        applyLimit(newLimit);
+        if (newLimit < oldLimit) {
+            this.listeners.limitChanged(this, oldLimit, newLimit);
         }
     }
 
@@ -380,18 +428,10 @@ public final class Bulkhead {
         this.lock.lock();
         try {
             this.limit = newLimit;
-            this.config = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit).build();
-            for (;;) {
-                long s = this.state.get();
-                if (waiting(s) == 0 || active(s) >= newLimit) {
-                    break;
-                }
-                Waiter next = pollNext();
-                if (next == null) {
-                    break;
-                }
-                next.state = GRANTED;
-                this.state.addAndGet(1 - ONE_WAITING);
+            boolean fair = this.config.isFair();
+            Waiter next;
+            while (active(this.counts.get()) < newLimit && (next = this.queue.grantNext(fair)) != null) {
+                this.counts.addAndGet(1 - ONE_WAITING);
                 granted.add(next);
             }
         }
@@ -399,7 +439,9 @@ public final class Bulkhead {
             this.lock.unlock();
         }
         for (Waiter waiter : granted) {
-            grant(waiter);
+            if (!deliver(waiter)) {
+                handOff();
+            }
         }
     }
 
@@ -412,13 +454,12 @@ public final class Bulkhead {
         try {
             this.config = BulkheadConfig.from(this.config).maxWaitDuration(maxWaitDuration).build();
             rescheduleExpiryCheck();
+            this.queue.forEachLasting(Waiter::maxWaitChanged);
         }
         finally {
             this.lock.unlock();
         }
     }
-
-    // ---------------------------------------------------------------- state
 
     public String getName() {
         return this.name;
@@ -429,19 +470,37 @@ public final class Bulkhead {
         return this.config;
     }
 
-    /** Current maximum number of concurrent calls. */
+    /**
+     * Current maximum number of concurrent calls: {@code maxConcurrentCalls} of a static bulkhead, what
+     * the algorithm found for an adaptive one.
+     */
     public int getLimit() {
         return this.limit;
     }
 
+    /** Whether an algorithm finds this bulkhead's limit (it then wants the calls in flight at each start). */
+    public boolean isAdaptive() {
+        return this.algorithm != null;
+    }
+
+    /** What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded). */
+    public Outcome outcomeOf(Throwable failure) {
+        return (failure == null) ? Outcome.SUCCESS : this.config.getDropClassifier().classify(failure);
+    }
+
+    /** The algorithm that finds the limit of an adaptive bulkhead, for diagnostics; {@code null} when static. */
+    public LimitAlgorithm getLimitAlgorithm() {
+        return this.algorithm;
+    }
+
     /** Calls or tasks holding a permit now. */
     public int getActiveCount() {
-        return active(this.state.get());
+        return active(this.counts.get());
     }
 
     /** Calls or tasks waiting for a permit now. */
     public int getWaitingCount() {
-        return waiting(this.state.get());
+        return waiting(this.counts.get());
     }
 
     /** Permits free now (0 when the limit was lowered below the active count). */
@@ -454,7 +513,10 @@ public final class Bulkhead {
         return this.permitted.sum();
     }
 
-    /** Total calls that completed and gave their permit back through {@link #onComplete(long)}. */
+    /**
+     * Total calls that completed and gave their permit back through {@link #onComplete(long)}; a call
+     * is counted before its caller can see its result.
+     */
     public long getCompletedCount() {
         return this.completed.sum();
     }
@@ -487,43 +549,90 @@ public final class Bulkhead {
                 + getWaitingCount() + "]";
     }
 
-    // ---------------------------------------------------------------- internals
-
     private void permitted(long waitNanos) {
         this.permitted.increment();
         this.listeners.permitted(this, waitNanos);
     }
 
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
-    BulkheadRejectedException rejection(RejectionReason reason, long waitNanos, String detail) {
+    BulkheadRejectedException countRejection(RejectionReason reason, long waitNanos, String detail) {
         this.rejected.get(reason).increment();
         this.listeners.rejected(this, reason, waitNanos);
         return new BulkheadRejectedException(this.name, reason, detail);
     }
 
-    private static int waiting(long state) {
-        return (int) (state >>> 32);
+    private static int waiting(long counts) {
+        return (int) (counts >>> 32);
     }
 
-    private static int active(long state) {
-        return (int) state;
+    private static int active(long counts) {
+        return (int) counts;
     }
 
     /**
-     * A queued request for a permit that owns no thread. Exactly one callback runs, on the thread that
-     * released the permit or on the expiry thread, so it must be quick: start a thread, complete a future.
+     * A queued request for a permit that owns no thread. A waiter is offered to one bulkhead, once.
+     * Exactly one callback runs, on the thread that released the permit or on a virtual thread that
+     * tells expired waiters, so it must be quick: start a thread, complete a future.
      */
     public abstract static class Waiter {
 
+        private static final VarHandle CLAIM;
+
+        static {
+            try {
+                CLAIM = MethodHandles.lookup().findVarHandle(Waiter.class, "bulkhead", Bulkhead.class);
+            }
+            catch (ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
+        private final boolean expires;
+
+        /** The bulkhead it was offered to; set once. */
+        volatile Bulkhead bulkhead;
+
+        /** Guarded by the bulkhead's lock, as are the fields below. */
+        int status = WaitQueue.NEW;
+
+        /** Arrival time, strictly increasing within a queue. */
         long enqueuedAt;
 
-        /** Guarded by the bulkhead's lock. */
-        int state = NOT_QUEUED;
+        /** A waiter the bulkhead rejects once it waited {@code maxWaitDuration}. */
+        protected Waiter() {
+            this(true);
+        }
 
-        /** The permit is now held on behalf of this waiter, which must release it eventually. */
-        protected abstract void onPermit(long waitNanos);
+        /** {@code expires == false}: the queue never times it out (it times itself out, or never). */
+        Waiter(boolean expires) {
+            this.expires = expires;
+        }
+
+        final boolean expires() {
+            return this.expires;
+        }
+
+        /** Binds it to {@code owner}, once. */
+        final void claim(Bulkhead owner) {
+            if (!CLAIM.compareAndSet(this, (Bulkhead) null, owner)) {
+                throw new IllegalStateException("Waiter " + this + " was already offered to bulkhead '"
+                        + this.bulkhead.getName() + "'; create a new waiter for each call");
+            }
+        }
+
+        /**
+         * The permit is now held on behalf of this waiter, which must release it eventually.
+         * @return {@code false} if the waiter cannot use it (its task was cancelled or could not start
+         * and has been failed): the permit then passes to the next waiter. Never release it from here.
+         */
+        protected abstract boolean onPermit(long waitNanos);
 
         /** The waiter will never get a permit; the rejection is already counted. */
         protected abstract void onReject(BulkheadRejectedException rejection);
+
+        /** The max wait changed: a waiter that times itself out re-reads it. */
+        void maxWaitChanged() {
+        }
+
     }
 }

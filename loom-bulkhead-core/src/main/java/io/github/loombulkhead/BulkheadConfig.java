@@ -3,14 +3,17 @@ package io.github.loombulkhead;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.DropClassifier;
+
 /**
  * Immutable configuration of one bulkhead: how many calls may run at once, how many may wait,
  * how long a waiting call may wait and in which order waiting calls get permits.
  *
  * <p>Defaults: 100 concurrent calls, 10,000 waiting, 60 s maximum wait, FIFO. They let the
  * reference burst (1,000 calls of 3 s each at a limit of 100, the last one waiting 27 s) complete
- * with only the limit set, while one queued task costs about 100 bytes, so a full queue of 10,000
- * stays near 1 MB of heap.
+ * with only the limit set, while a full queue stays small: a queued task holds no thread (the heap
+ * it takes is measured in {@code docs/benchmarks.md}).
  */
 public final class BulkheadConfig {
 
@@ -35,12 +38,18 @@ public final class BulkheadConfig {
 
     private final boolean fair;
 
+    private final AdaptiveLimitConfig adaptive;
+
+    private final DropClassifier dropClassifier;
+
     private BulkheadConfig(Builder builder) {
         this.maxConcurrentCalls = builder.maxConcurrentCalls;
         this.queueCapacity = builder.queueCapacity;
         this.maxWaitDuration = builder.maxWaitDuration;
         this.maxWaitNanos = saturatedNanos(builder.maxWaitDuration);
         this.fair = builder.fair;
+        this.adaptive = builder.adaptive;
+        this.dropClassifier = builder.dropClassifier;
     }
 
     /** The defaults described on this class. */
@@ -59,10 +68,15 @@ public final class BulkheadConfig {
         return new Builder().maxConcurrentCalls(base.maxConcurrentCalls)
             .queueCapacity(base.queueCapacity)
             .maxWaitDuration(base.maxWaitDuration)
-            .fair(base.fair);
+            .fair(base.fair)
+            .adaptive(base.adaptive)
+            .dropClassifier(base.dropClassifier);
     }
 
-    /** Maximum number of calls holding a permit at once. */
+    /**
+     * Maximum number of calls holding a permit at once: the limit of a static bulkhead, the ceiling an
+     * adaptive one never exceeds.
+     */
     public int getMaxConcurrentCalls() {
         return this.maxConcurrentCalls;
     }
@@ -86,10 +100,29 @@ public final class BulkheadConfig {
         return this.fair;
     }
 
+    /**
+     * How the limit adapts to the callee, with {@code maxLimit} equal to {@link #getMaxConcurrentCalls()};
+     * {@code null} for a static limit.
+     */
+    public AdaptiveLimitConfig getAdaptive() {
+        return this.adaptive;
+    }
+
+    /** Which failed calls an adaptive limit takes as overload signals (drops). */
+    public DropClassifier getDropClassifier() {
+        return this.dropClassifier;
+    }
+
+    /** Whether the limit is found by an adaptive algorithm below {@code maxConcurrentCalls}. */
+    public boolean isAdaptive() {
+        return this.adaptive != null;
+    }
+
     @Override
     public String toString() {
         return "BulkheadConfig[maxConcurrentCalls=" + this.maxConcurrentCalls + ", queueCapacity=" + this.queueCapacity
-                + ", maxWaitDuration=" + this.maxWaitDuration + ", fair=" + this.fair + "]";
+                + ", maxWaitDuration=" + this.maxWaitDuration + ", fair=" + this.fair
+                + ((this.adaptive != null) ? ", adaptive=" + this.adaptive : "") + "]";
     }
 
     static long saturatedNanos(Duration duration) {
@@ -111,6 +144,10 @@ public final class BulkheadConfig {
         private Duration maxWaitDuration = DEFAULT_MAX_WAIT_DURATION;
 
         private boolean fair = true;
+
+        private AdaptiveLimitConfig adaptive;
+
+        private DropClassifier dropClassifier = DropClassifier.ofDefaults();
 
         private Builder() {
         }
@@ -140,6 +177,21 @@ public final class BulkheadConfig {
         }
 
         /**
+         * Makes the limit adaptive: {@code adaptive}'s algorithm finds it between its minimum and
+         * {@code maxConcurrentCalls}, which becomes its maximum; {@code null} (the default) for a static limit.
+         */
+        public Builder adaptive(AdaptiveLimitConfig adaptive) {
+            this.adaptive = adaptive;
+            return this;
+        }
+
+        /** Which failed calls an adaptive limit takes as overload signals (default: timeouts, refused connections). */
+        public Builder dropClassifier(DropClassifier dropClassifier) {
+            this.dropClassifier = Objects.requireNonNull(dropClassifier, "dropClassifier must not be null");
+            return this;
+        }
+
+        /**
          * Builds the config.
          * @throws IllegalArgumentException naming the invalid field and its value
          */
@@ -158,6 +210,15 @@ public final class BulkheadConfig {
             if (this.maxWaitDuration.isNegative()) {
                 throw new IllegalArgumentException(
                         "maxWaitDuration must not be negative but was " + this.maxWaitDuration);
+            }
+            if (this.adaptive != null && this.adaptive.getMaxLimit() != this.maxConcurrentCalls) {
+                try {
+                    this.adaptive = AdaptiveLimitConfig.from(this.adaptive).maxLimit(this.maxConcurrentCalls).build();
+                }
+                catch (IllegalArgumentException ex) {
+                    throw new IllegalArgumentException("adaptive limit with maxConcurrentCalls " + this.maxConcurrentCalls
+                            + " as its ceiling: " + ex.getMessage(), ex);
+                }
             }
             return new BulkheadConfig(this);
         }

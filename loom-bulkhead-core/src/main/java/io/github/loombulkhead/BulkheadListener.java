@@ -1,5 +1,7 @@
 package io.github.loombulkhead;
 
+import io.github.loombulkhead.limit.Outcome;
+
 /**
  * Receives a bulkhead's events; the starter binds these to Micrometer. Methods are called on the
  * thread that caused the event and must be fast and must not throw.
@@ -16,6 +18,13 @@ public interface BulkheadListener {
 
     /** A call or task that held a permit for {@code executionNanos} finished and gave it back. */
     default void onCompleted(Bulkhead bulkhead, long executionNanos) {
+    }
+
+    /**
+     * An adaptive bulkhead's limit algorithm took a sample: a call's round trip and what its outcome tells
+     * about the callee ({@code SUCCESS} or {@code DROPPED}). Not called for static bulkheads.
+     */
+    default void onSample(Bulkhead bulkhead, long rttNanos, Outcome outcome) {
     }
 
     /**

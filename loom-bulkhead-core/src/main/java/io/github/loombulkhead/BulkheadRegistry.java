@@ -1,12 +1,13 @@
 package io.github.loombulkhead;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -14,19 +15,34 @@ import java.util.function.Function;
  * Named bulkheads, one instance per name, shared by executors, the {@code @Bulkhead} annotation, HTTP
  * interceptors and the metrics binding. A bulkhead is created on first use from the config the
  * resolver gives for its name (by default: a per-name config if registered, otherwise the defaults).
+ *
+ * <p>Registry listeners and {@link #forEachBulkhead} callbacks reach every bulkhead exactly once, however
+ * their registration interleaves with the creation of bulkheads.
  */
 public final class BulkheadRegistry {
 
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
 
+    /** The config registered or resolved for a name; null when the name has none of its own. */
     private final Function<String, BulkheadConfig> configResolver;
 
-    private final List<BulkheadListener> listeners = new CopyOnWriteArrayList<>();
+    private final BulkheadConfig defaultConfig;
 
-    private final List<Consumer<Bulkhead>> onAdded = new CopyOnWriteArrayList<>();
+    /**
+     * Orders the creation of bulkheads against the registration of listeners and callbacks; held only to
+     * update these lists and the map, never while calling a config resolver or a callback.
+     */
+    private final ReentrantLock registration = new ReentrantLock();
 
-    private BulkheadRegistry(Function<String, BulkheadConfig> configResolver) {
+    /** Guarded by registration. */
+    private final List<BulkheadListener> listeners = new ArrayList<>();
+
+    /** Guarded by registration. */
+    private final List<Consumer<Bulkhead>> onAdded = new ArrayList<>();
+
+    private BulkheadRegistry(Function<String, BulkheadConfig> configResolver, BulkheadConfig defaultConfig) {
         this.configResolver = configResolver;
+        this.defaultConfig = defaultConfig;
     }
 
     /** A registry whose bulkheads all start from {@link BulkheadConfig#ofDefaults()}. */
@@ -52,23 +68,39 @@ public final class BulkheadRegistry {
     public Bulkhead bulkhead(String name, BulkheadConfig config) {
         Bulkhead.requireName(name);
         Objects.requireNonNull(config, "config must not be null");
-        boolean[] created = new boolean[1];
-        Bulkhead bulkhead = this.bulkheads.computeIfAbsent(name, (key) -> {
-            created[0] = true;
-            Bulkhead added = new Bulkhead(key, config);
-            this.listeners.forEach(added::addListener);
-            return added;
-        });
-        if (created[0]) {
-            this.onAdded.forEach((consumer) -> consumer.accept(bulkhead));
+        Bulkhead existing = this.bulkheads.get(name);
+        if (existing != null) {
+            return existing;
         }
-        return bulkhead;
+        Bulkhead added;
+        List<Consumer<Bulkhead>> callbacks;
+        this.registration.lock();
+        try {
+            existing = this.bulkheads.get(name);
+            if (existing != null) {
+                return existing;
+            }
+            added = new Bulkhead(name, config);
+            this.listeners.forEach(added::addListener);
+            this.bulkheads.put(name, added);
+            callbacks = List.copyOf(this.onAdded);
+        }
+        finally {
+            this.registration.unlock();
+        }
+        callbacks.forEach((consumer) -> consumer.accept(added));
+        return added;
     }
 
     /** The config a bulkhead called {@code name} would be created with. */
     public BulkheadConfig resolveConfig(String name) {
-        BulkheadConfig config = this.configResolver.apply(name);
-        return (config != null) ? config : BulkheadConfig.ofDefaults();
+        BulkheadConfig config = configuredFor(name);
+        return (config != null) ? config : this.defaultConfig;
+    }
+
+    /** The config registered or resolved for {@code name} itself, or {@code null} if it would get the defaults. */
+    BulkheadConfig configuredFor(String name) {
+        return this.configResolver.apply(name);
     }
 
     /** The bulkhead called {@code name} if it exists. */
@@ -81,18 +113,58 @@ public final class BulkheadRegistry {
         return List.copyOf(this.bulkheads.values());
     }
 
-    /** Adds a listener to every existing and future bulkhead. */
+    /** Adds a listener to every existing and future bulkhead, once to each. */
     public void addListener(BulkheadListener listener) {
         Objects.requireNonNull(listener, "listener must not be null");
-        this.listeners.add(listener);
-        this.bulkheads.values().forEach((bulkhead) -> bulkhead.addListener(listener));
+        this.registration.lock();
+        try {
+            this.listeners.add(listener);
+            this.bulkheads.values().forEach((bulkhead) -> bulkhead.addListener(listener));
+        }
+        finally {
+            this.registration.unlock();
+        }
     }
 
-    /** Calls {@code consumer} for every existing bulkhead now and for each one created later. */
-    public void forEachBulkhead(Consumer<Bulkhead> consumer) {
+    /**
+     * Calls {@code consumer} once for every existing bulkhead now and once for each one created later, on
+     * the thread that creates it (so possibly concurrently with the calls for the existing ones), until the
+     * returned registration is closed.
+     */
+    public Registration forEachBulkhead(Consumer<Bulkhead> consumer) {
         Objects.requireNonNull(consumer, "consumer must not be null");
-        this.onAdded.add(consumer);
-        this.bulkheads.values().forEach(consumer);
+        Consumer<Bulkhead> registered = consumer::accept;
+        List<Bulkhead> existing;
+        this.registration.lock();
+        try {
+            this.onAdded.add(registered);
+            existing = List.copyOf(this.bulkheads.values());
+        }
+        finally {
+            this.registration.unlock();
+        }
+        existing.forEach(consumer);
+        return () -> {
+            this.registration.lock();
+            try {
+                this.onAdded.remove(registered);
+            }
+            finally {
+                this.registration.unlock();
+            }
+        };
+    }
+
+    /** Stops a {@link #forEachBulkhead} callback. */
+    @FunctionalInterface
+    public interface Registration extends AutoCloseable {
+
+        /**
+         * Bulkheads created from now on are not passed to the callback; a call already under way on a creating
+         * thread may still finish. Closing again does nothing.
+         */
+        @Override
+        void close();
     }
 
     /** Builds a {@link BulkheadRegistry}. */
@@ -131,8 +203,8 @@ public final class BulkheadRegistry {
             Function<String, BulkheadConfig> custom = this.resolver;
             return new BulkheadRegistry((name) -> {
                 BulkheadConfig config = (custom != null) ? custom.apply(name) : null;
-                return (config != null) ? config : byName.getOrDefault(name, defaults);
-            });
+                return (config != null) ? config : byName.get(name);
+            }, defaults);
         }
     }
 }

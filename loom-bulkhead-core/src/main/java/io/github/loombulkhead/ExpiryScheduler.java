@@ -2,15 +2,20 @@ package io.github.loombulkhead;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One daemon platform thread shared by all bulkheads to reject waiters whose wait timed out.
- * Each bulkhead keeps at most one pending check, for its oldest waiter.
+ * One daemon platform thread shared by all bulkheads to find waiters whose wait timed out. Each
+ * bulkhead keeps at most one pending check, for its oldest waiter. The thread only changes queue
+ * state: expired waiters and listeners are told on a new virtual thread per batch, so a slow
+ * callback of one bulkhead never delays another's timeouts.
  */
 final class ExpiryScheduler {
 
     private static final ScheduledThreadPoolExecutor SCHEDULER = create();
+
+    private static final ThreadFactory CALLBACKS = Thread.ofVirtual().name("loom-bulkhead-expired").factory();
 
     private ExpiryScheduler() {
     }
@@ -24,5 +29,10 @@ final class ExpiryScheduler {
 
     static ScheduledFuture<?> schedule(Runnable check, long delayNanos) {
         return SCHEDULER.schedule(check, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+
+    /** Runs the callbacks of one batch of expired waiters off the timer thread. */
+    static void tell(Runnable callbacks) {
+        CALLBACKS.newThread(callbacks).start();
     }
 }

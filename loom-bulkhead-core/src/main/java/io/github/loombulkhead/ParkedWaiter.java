@@ -2,31 +2,39 @@ package io.github.loombulkhead;
 
 import java.util.concurrent.locks.LockSupport;
 
-/** A thread parked in {@link Bulkhead#acquirePermission()} until a permit or a rejection arrives. */
+/**
+ * A thread parked in {@link Bulkhead#acquirePermission()} until a permit arrives. It times itself
+ * out, so a wait timeout is thrown on the caller's own thread with the caller's stack trace.
+ */
 final class ParkedWaiter extends Bulkhead.Waiter {
 
-    private final Bulkhead bulkhead;
+    private final Bulkhead owner;
 
     private final Thread thread;
 
     private volatile boolean granted;
 
-    private volatile BulkheadRejectedException rejection;
-
-    ParkedWaiter(Bulkhead bulkhead, Thread thread) {
-        this.bulkhead = bulkhead;
+    ParkedWaiter(Bulkhead owner, Thread thread) {
+        super(false);
+        this.owner = owner;
         this.thread = thread;
     }
 
     @Override
-    protected void onPermit(long waitNanos) {
+    protected boolean onPermit(long waitNanos) {
         this.granted = true;
         LockSupport.unpark(this.thread);
+        return true;
     }
 
     @Override
     protected void onReject(BulkheadRejectedException rejection) {
-        this.rejection = rejection;
+        // Never called: the queue does not time this waiter out and nothing else rejects it.
+        throw new IllegalStateException("a parked waiter is only withdrawn, never rejected", rejection);
+    }
+
+    @Override
+    void maxWaitChanged() {
         LockSupport.unpark(this.thread);
     }
 
@@ -35,38 +43,33 @@ final class ParkedWaiter extends Bulkhead.Waiter {
             if (this.granted) {
                 return;
             }
-            if (this.rejection != null) {
-                throw this.rejection;
-            }
             boolean interrupted = Thread.interrupted();
             // Read the max wait on every wake-up: changeMaxWaitDuration applies to callers already waiting.
-            long remaining = this.enqueuedAt + this.bulkhead.getConfig().maxWaitNanos() - System.nanoTime();
+            long remaining = this.enqueuedAt + this.owner.getConfig().maxWaitNanos() - System.nanoTime();
             if (interrupted || remaining <= 0) {
                 giveUp(interrupted);
                 return;
             }
-            LockSupport.parkNanos(this.bulkhead, remaining);
+            LockSupport.parkNanos(this.owner, remaining);
         }
     }
 
-    /** Leaves the queue unless a permit or a rejection arrived first; keeps a granted permit. */
+    /** Leaves the queue unless a permit arrived first; keeps a granted permit. */
     private void giveUp(boolean interrupted) {
-        boolean withdrawn = this.bulkhead.withdraw(this);
+        boolean withdrawn = this.owner.withdraw(this);
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        long waited = System.nanoTime() - this.enqueuedAt;
         if (withdrawn) {
-            throw interrupted ? this.bulkhead.rejection(RejectionReason.INTERRUPTED, waited, "interrupted while waiting")
-                    : this.bulkhead.rejection(RejectionReason.WAIT_TIMED_OUT, waited, "waited " + waited / 1_000_000
-                            + " ms, max wait " + this.bulkhead.getConfig().getMaxWaitDuration());
+            long waited = System.nanoTime() - this.enqueuedAt;
+            throw interrupted ? this.owner.countRejection(RejectionReason.INTERRUPTED, waited, "interrupted while waiting")
+                    : this.owner.countRejection(RejectionReason.WAIT_TIMED_OUT, waited, "waited " + waited / 1_000_000
+                            + " ms, max wait " + this.owner.getConfig().getMaxWaitDuration());
         }
-        // Granted or rejected concurrently: the callback has run or is about to.
-        while (!this.granted && this.rejection == null) {
+        // Granted concurrently: the permit is ours, the flag is about to be set.
+        while (!this.granted) {
             Thread.yield();
-        }
-        if (this.rejection != null) {
-            throw this.rejection;
         }
     }
 }
+

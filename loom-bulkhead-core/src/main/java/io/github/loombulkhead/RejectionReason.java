@@ -5,7 +5,10 @@ package io.github.loombulkhead;
  */
 public enum RejectionReason {
 
-    /** No permit was free and the wait queue was full (or waiting is disabled). */
+    /**
+     * No permit was free and the wait queue was full (or waiting is disabled); or a per-host HTTP client already
+     * tracks its maximum number of hosts.
+     */
     QUEUE_FULL("queue-full"),
 
     /** The call or task waited {@code maxWaitDuration} without getting a permit. */

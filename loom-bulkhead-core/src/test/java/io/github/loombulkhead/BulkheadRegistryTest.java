@@ -1,11 +1,18 @@
 package io.github.loombulkhead;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,6 +77,26 @@ class BulkheadRegistryTest {
     }
 
     @Test
+    void aClosedCallbackRegistrationHearsOfNoFurtherBulkheads() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        registry.bulkhead("before", SMALL);
+        Queue<String> closed = new ConcurrentLinkedQueue<>();
+        Queue<String> open = new ConcurrentLinkedQueue<>();
+        Consumer<Bulkhead> recordClosed = (bulkhead) -> closed.add(bulkhead.getName());
+        BulkheadRegistry.Registration registration = registry.forEachBulkhead(recordClosed);
+        // The same consumer registered twice is two registrations: closing one leaves the other.
+        registry.forEachBulkhead(recordClosed);
+        registry.forEachBulkhead((bulkhead) -> open.add(bulkhead.getName()));
+
+        registration.close();
+        registration.close();
+        registry.bulkhead("after", SMALL);
+
+        assertThat(closed).containsExactly("before", "before", "after");
+        assertThat(open).containsExactly("before", "after");
+    }
+
+    @Test
     void executorsBuiltWithTheRegistryShareOneBulkheadPerName() throws Exception {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         BoundedVirtualExecutor first = BoundedVirtualExecutor.builder("shared").maxConcurrentCalls(3).registry(registry).build();
@@ -95,6 +122,59 @@ class BulkheadRegistryTest {
         assertThat(seen).hasSize(10);
         assertThat(announced).hasSize(10).containsExactlyInAnyOrderElementsOf(seen);
         assertThat(registry.getAllBulkheads()).containsExactlyInAnyOrderElementsOf(seen);
+    }
+
+    @Test
+    void listenersAndCallbacksRegisteredDuringCreationReachEveryBulkheadExactlyOnce() throws Exception {
+        int trials = 3_000;
+        int bulkheads = 8;
+        List<String> wrong = new ArrayList<>();
+        for (int trial = 0; trial < trials; trial++) {
+            BulkheadRegistry registry = BulkheadRegistry.builder().defaultConfig(SMALL).build();
+            Map<String, LongAdder> attached = new ConcurrentHashMap<>();
+            Map<String, LongAdder> announced = new ConcurrentHashMap<>();
+            BulkheadListener counting = new BulkheadListener() {
+
+                @Override
+                public void onPermitted(Bulkhead bulkhead, long waitNanos) {
+                    attached.computeIfAbsent(bulkhead.getName(), (name) -> new LongAdder()).increment();
+                }
+            };
+            AtomicInteger created = new AtomicInteger();
+            int registerAfter = ThreadLocalRandom.current().nextInt(bulkheads);
+            Thread creator = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < bulkheads; i++) {
+                    registry.bulkhead("b" + i);
+                    created.incrementAndGet();
+                }
+            });
+            Thread registrar = Thread.ofPlatform().start(() -> {
+                while (created.get() < registerAfter) {
+                    Thread.onSpinWait();
+                }
+                registry.addListener(counting);
+                registry.forEachBulkhead((bulkhead) -> announced
+                    .computeIfAbsent(bulkhead.getName(), (name) -> new LongAdder())
+                    .increment());
+            });
+            assertThat(creator.join(Submitters.JOIN_TIMEOUT)).isTrue();
+            assertThat(registrar.join(Submitters.JOIN_TIMEOUT)).isTrue();
+            for (Bulkhead bulkhead : registry.getAllBulkheads()) {
+                assertThat(bulkhead.tryAcquirePermission()).isTrue();
+                long listeners = count(attached, bulkhead.getName());
+                long callbacks = count(announced, bulkhead.getName());
+                if (listeners != 1 || callbacks != 1) {
+                    wrong.add("trial " + trial + ", " + bulkhead.getName() + ": listener attached " + listeners
+                            + " times, callback called " + callbacks + " times");
+                }
+            }
+        }
+        assertThat(wrong).as("bulkheads that did not get the listener and the callback exactly once").isEmpty();
+    }
+
+    private static long count(Map<String, LongAdder> counts, String name) {
+        LongAdder count = counts.get(name);
+        return (count != null) ? count.sum() : 0;
     }
 
     @Test

@@ -412,8 +412,9 @@ class BulkheadTest {
         final Queue<String> events = new ConcurrentLinkedQueue<>();
 
         @Override
-        protected void onPermit(long waitNanos) {
+        protected boolean onPermit(long waitNanos) {
             this.events.add("permit");
+            return true;
         }
 
         @Override

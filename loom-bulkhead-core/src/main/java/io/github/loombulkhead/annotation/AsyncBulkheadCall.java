@@ -1,21 +1,24 @@
 package io.github.loombulkhead.annotation;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.CallChain;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.task.TaskDecorator;
 
 /**
- * One call of an asynchronous {@code @Bulkhead} method. It is the bulkhead's thread-less waiter when
- * no permit is free, so the caller gets its stage at once; completing or cancelling that stage while
- * the call still waits withdraws it from the queue.
+ * One call of an asynchronous {@code @Bulkhead} method. It always runs on a new virtual thread, at
+ * once when a permit is free, otherwise once one is handed over; meanwhile it is the bulkhead's
+ * thread-less waiter, so the caller gets its stage at once. Completing or cancelling that stage
+ * while the call still waits withdraws it from the queue.
  */
 final class AsyncBulkheadCall extends Bulkhead.Waiter {
 
@@ -25,7 +28,7 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
 
     private final ThreadFactory threadFactory;
 
-    private Runnable deferred;
+    private Runnable body;
 
     private volatile boolean granted;
 
@@ -34,19 +37,15 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
         this.threadFactory = threadFactory;
     }
 
-    /** Starts the call now if a permit is free, otherwise queues it; never blocks the caller. */
+    /** Starts the call on a new thread now if a permit is free, otherwise queues it; never blocks the caller. */
     static CompletableFuture<Object> start(Bulkhead bulkhead, MethodInvocation invocation, ThreadFactory threadFactory,
             TaskDecorator decorator) {
         AsyncBulkheadCall call = new AsyncBulkheadCall(bulkhead, threadFactory);
-        if (bulkhead.tryAcquirePermission()) {
-            call.run(invocation);
-            return call.result;
-        }
-        // It may run later on another thread, after the caller (and any outer advice) moved on.
+        // It runs on another thread, after the caller (and any outer advice) moved on.
         MethodInvocation later = (invocation instanceof ProxyMethodInvocation proxyInvocation)
                 ? proxyInvocation.invocableClone() : invocation;
         Runnable task = () -> call.run(later);
-        call.deferred = (decorator != null) ? decorator.decorate(task) : task;
+        call.body = (decorator != null) ? decorator.decorate(task) : task;
         boolean permitted;
         try {
             permitted = bulkhead.acquireOrEnqueue(call);
@@ -56,7 +55,14 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
             return call.result;
         }
         if (permitted) {
-            call.run(invocation);
+            call.granted = true;
+            try {
+                call.startThread();
+            }
+            catch (Throwable ex) {
+                bulkhead.releasePermission();
+                call.result.completeExceptionally(ex);
+            }
         }
         else {
             call.result.whenComplete((value, ex) -> call.withdrawIfWaiting());
@@ -64,25 +70,28 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
         return call.result;
     }
 
+    private void startThread() {
+        Thread thread = this.threadFactory.newThread(this.body);
+        if (thread == null) {
+            throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
+                    + "': the thread factory refused to create a thread for a call that got a permit");
+        }
+        thread.start();
+    }
+
     @Override
-    protected void onPermit(long waitNanos) {
+    protected boolean onPermit(long waitNanos) {
         this.granted = true;
         if (this.result.isDone()) {
-            this.bulkhead.releasePermission();
-            return;
+            return false;
         }
-        Thread thread;
         try {
-            thread = this.threadFactory.newThread(this.deferred);
-            if (thread == null) {
-                throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
-                        + "': the thread factory refused to create a thread for a call that got a permit");
-            }
-            thread.start();
+            startThread();
+            return true;
         }
         catch (Throwable ex) {
-            this.bulkhead.releasePermission();
             this.result.completeExceptionally(ex);
+            return false;
         }
     }
 
@@ -97,6 +106,11 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
         }
     }
 
+    private void completed(long start, int inflight, Throwable failure) {
+        long ran = System.nanoTime() - start;
+        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
+    }
+
     /** Runs the method holding a permit; the permit goes back once the returned stage completes. */
     private void run(MethodInvocation invocation) {
         if (this.result.isDone()) {
@@ -104,24 +118,26 @@ final class AsyncBulkheadCall extends Bulkhead.Waiter {
             return;
         }
         long start = System.nanoTime();
+        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
         Object returned;
-        try {
+        try (CallChain.Scope held = CallChain.enter(this.bulkhead)) {
             returned = invocation.proceed();
         }
         catch (Throwable ex) {
-            this.bulkhead.onComplete(System.nanoTime() - start);
+            completed(start, inflight, ex);
             this.result.completeExceptionally(ex);
             return;
         }
         if (!(returned instanceof CompletionStage<?> stage)) {
-            this.bulkhead.onComplete(System.nanoTime() - start);
+            completed(start, inflight, null);
             this.result.completeExceptionally(new IllegalStateException(BulkheadOperationSource.describe(
                     invocation.getMethod(), null) + ": the method returned " + returned
                     + " instead of a CompletionStage"));
             return;
         }
         stage.whenComplete((value, ex) -> {
-            this.bulkhead.onComplete(System.nanoTime() - start);
+            completed(start, inflight, (ex instanceof CompletionException wrapped && wrapped.getCause() != null)
+                    ? wrapped.getCause() : ex);
             if (ex != null) {
                 this.result.completeExceptionally(ex);
             }

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadFactory;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.CallChain;
 import io.github.loombulkhead.annotation.BulkheadOperationSource.BulkheadOperation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -17,9 +18,11 @@ import org.springframework.core.task.TaskDecorator;
 /**
  * Runs {@link io.github.loombulkhead.annotation.Bulkhead @Bulkhead} methods under their named bulkhead.
  * Synchronous methods park the caller for a permit and release it in {@code finally}. Methods
- * returning {@code CompletionStage}/{@code CompletableFuture} return a stage at once: the call runs
- * inline if a permit is free, otherwise on a new virtual thread once a permit is handed over, and
- * keeps the permit until the stage it returns completes.
+ * returning {@code CompletionStage}/{@code CompletableFuture} return a stage at once and always run
+ * on a new virtual thread, once a permit is free, keeping it until the stage they return completes.
+ * HTTP interface methods returning the response body as an {@code InputStream} keep the permit until
+ * the caller closes it. A call nested in one that holds the same bulkhead's permit runs under that
+ * permit ({@link CallChain}).
  */
 public class BulkheadMethodInterceptor implements MethodInterceptor {
 
@@ -62,20 +65,35 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
         if (operation == null) {
             return invocation.proceed();
         }
-        if (operation.async()) {
-            return AsyncBulkheadCall.start(operation.bulkhead(), invocation, this.threadFactory, this.taskDecorator);
+        Bulkhead bulkhead = operation.bulkhead();
+        if (CallChain.holds(bulkhead)) {
+            // Nested in a call that holds this bulkhead's permit already: one permit per call chain.
+            return invocation.proceed();
         }
-        return invokeBlocking(operation.bulkhead(), invocation);
+        if (operation.async()) {
+            return AsyncBulkheadCall.start(bulkhead, invocation, this.threadFactory, this.taskDecorator);
+        }
+        if (operation.bodyStream()) {
+            return BodyStreamCall.invoke(bulkhead, invocation);
+        }
+        return invokeBlocking(bulkhead, invocation);
     }
 
     private static Object invokeBlocking(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
         bulkhead.acquirePermission();
         long start = System.nanoTime();
-        try {
+        int inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
+        Throwable failure = null;
+        try (CallChain.Scope held = CallChain.enter(bulkhead)) {
             return invocation.proceed();
         }
+        catch (Throwable ex) {
+            failure = ex;
+            throw ex;
+        }
         finally {
-            bulkhead.onComplete(System.nanoTime() - start);
+            long ran = System.nanoTime() - start;
+            bulkhead.onComplete(ran, ran, inflight, bulkhead.outcomeOf(failure));
         }
     }
 

@@ -21,6 +21,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotationConfigurationException;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
@@ -36,8 +37,15 @@ import org.springframework.util.ReflectionUtils;
  */
 final class BulkheadOperationSource {
 
-    private static final BulkheadOperation NONE = new BulkheadOperation("", null, false);
+    private static final BulkheadOperation NONE = new BulkheadOperation("", null, false, false);
 
+    private static final boolean springWebPresent = ClassUtils.isPresent(
+            "org.springframework.web.service.annotation.HttpExchange", BulkheadOperationSource.class.getClassLoader());
+
+    /**
+     * Reactive types recognized even when no library that Spring's {@link ReactiveAdapterRegistry} adapts is
+     * present; the registry knows the others (Reactor, RxJava, Mutiny, Kotlin coroutines).
+     */
     private static final List<String> REACTIVE_TYPES = List.of("org.reactivestreams.Publisher",
             "java.util.concurrent.Flow$Publisher", "kotlinx.coroutines.flow.Flow");
 
@@ -136,8 +144,9 @@ final class BulkheadOperationSource {
                     + method.getName() + "\")");
         }
         boolean async = checkReturnType(method, targetClass);
+        boolean bodyStream = !async && springWebPresent && BodyStreamCall.returnsBodyStream(method, targetClass);
         try {
-            return new BulkheadOperation(name, this.registry.bulkhead(name), async);
+            return new BulkheadOperation(name, this.registry.bulkhead(name), async, bodyStream);
         }
         catch (RuntimeException ex) {
             throw new IllegalStateException(describe(method, targetClass) + ": bulkhead '" + name
@@ -217,12 +226,11 @@ final class BulkheadOperationSource {
                     + "permit could not be held until the call ends; return CompletableFuture or "
                     + "CompletionStage, or make the method synchronous");
         }
-        for (String reactive : REACTIVE_TYPES) {
-            if (isAssignableTo(type, reactive)) {
-                throw invalid(method, targetClass, "reactive return type " + type.getName() + " is not "
-                        + "supported: the permit would be released before the publisher emits; call the "
-                        + "service from blocking code on virtual threads, or return CompletableFuture");
-            }
+        if (ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null
+                || REACTIVE_TYPES.stream().anyMatch((reactive) -> isAssignableTo(type, reactive))) {
+            throw invalid(method, targetClass, "reactive return type " + type.getName() + " is not "
+                    + "supported: the permit would be released before the publisher emits; call the "
+                    + "service from blocking code on virtual threads, or return CompletableFuture");
         }
         Class<?>[] parameters = method.getParameterTypes();
         if (parameters.length > 0
@@ -296,7 +304,11 @@ final class BulkheadOperationSource {
         return new IllegalStateException("Invalid " + describe(method, targetClass) + ": " + problem);
     }
 
-    /** A resolved annotation: the shared bulkhead and whether the method returns a stage. */
-    record BulkheadOperation(String name, io.github.loombulkhead.Bulkhead bulkhead, boolean async) {
+    /**
+     * A resolved annotation: the shared bulkhead, whether the method returns a stage, and whether it returns an
+     * HTTP response body stream that holds the permit until closed.
+     */
+    record BulkheadOperation(String name, io.github.loombulkhead.Bulkhead bulkhead, boolean async,
+            boolean bodyStream) {
     }
 }

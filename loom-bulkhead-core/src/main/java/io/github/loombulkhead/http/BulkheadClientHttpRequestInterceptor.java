@@ -7,6 +7,7 @@ import java.util.function.Function;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.CallChain;
 
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -28,7 +29,9 @@ import org.springframework.http.client.ClientHttpResponse;
  * exchange including reading the body: it is released exactly once, when the response or its body
  * stream is closed, or when the exchange fails. {@code RestClient.retrieve()} and
  * {@code RestTemplate} close responses themselves; a caller that takes the body as an
- * {@code InputStream} must close it.
+ * {@code InputStream} must close it. An exchange made by a task that already holds the bulkhead's
+ * permit (a {@code BoundedVirtualExecutor} task or {@code @Bulkhead} method of the same bulkhead)
+ * uses that permit instead of taking a second one; see {@link CallChain}.
  */
 public final class BulkheadClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
 
@@ -76,6 +79,10 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
             throws IOException {
         Bulkhead bulkhead = bulkheadFor(request);
+        if (CallChain.holds(bulkhead)) {
+            // The calling task holds this bulkhead's permit already: one permit per call chain.
+            return execution.execute(request, body);
+        }
         bulkhead.acquirePermission();
         Permit permit = new Permit(bulkhead);
         ClientHttpResponse response;
@@ -83,8 +90,17 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
             response = execution.execute(request, body);
         }
         catch (Throwable ex) {
+            permit.failed(ex);
             permit.release();
             throw ex;
+        }
+        if (bulkhead.isAdaptive()) {
+            try {
+                permit.answered(response.getStatusCode());
+            }
+            catch (IOException | RuntimeException ex) {
+                // No status to learn from: the sample stays ignored; the caller meets the error reading it.
+            }
         }
         return new PermitReleasingResponse(response, permit);
     }

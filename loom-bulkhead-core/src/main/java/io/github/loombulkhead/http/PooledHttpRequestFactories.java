@@ -6,13 +6,13 @@ import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.util.TimeValue;
@@ -52,7 +52,11 @@ public final class PooledHttpRequestFactories {
     /** A pool for one client-wide bulkhead: {@code maxTotal = maxPerRoute = } its limit, following it. */
     public static Builder forBulkhead(Bulkhead bulkhead) {
         Objects.requireNonNull(bulkhead, "bulkhead must not be null");
-        return new Builder(bulkhead.getLimit(), 1, (sizer) -> bulkhead.addListener(sizer));
+        return new Builder(bulkhead.getLimit(), 1, (sizer) -> {
+            PoolBinding binding = new PoolBinding(sizer);
+            binding.bind(bulkhead);
+            return binding;
+        });
     }
 
     /**
@@ -68,8 +72,9 @@ public final class PooledHttpRequestFactories {
         }
         int sum = SummedPoolSizer.sum(distinct.stream().map(Bulkhead::getLimit).toList());
         return new Builder(sum, 1, (sizer) -> {
-            SummedPoolSizer summed = new SummedPoolSizer(sizer, distinct);
-            distinct.forEach((bulkhead) -> bulkhead.addListener(summed));
+            PoolBinding binding = new PoolBinding(new SummedPoolSizer(sizer, distinct));
+            distinct.forEach(binding::bind);
+            return binding;
         });
     }
 
@@ -87,13 +92,17 @@ public final class PooledHttpRequestFactories {
         if (maxHosts < 1) {
             throw new IllegalArgumentException("maxHosts must be at least 1 but was " + maxHosts);
         }
-        return new Builder(template.getMaxConcurrentCalls(), maxHosts, (sizer) -> registry.forEachBulkhead(
-                (bulkhead) -> {
-                    if (bulkhead.getName().startsWith(namePrefix)) {
-                        bulkhead.addListener(sizer);
-                        sizer.grow(bulkhead.getLimit());
-                    }
-                }));
+        return new Builder(template.getMaxConcurrentCalls(), maxHosts, (sizer) -> {
+            PoolBinding binding = new PoolBinding(sizer);
+            binding.closeWith(registry.forEachBulkhead((bulkhead) -> {
+                if (bulkhead.getName().startsWith(namePrefix) && binding.bind(bulkhead)
+                        && !sizer.grow(bulkhead.getLimit())) {
+                    // The pool was dropped without being closed.
+                    binding.close();
+                }
+            }));
+            return binding;
+        });
     }
 
     /** Timeouts and client customizations; {@link #build()} makes a new client and pool each time. */
@@ -103,7 +112,7 @@ public final class PooledHttpRequestFactories {
 
         private final int routes;
 
-        private final Consumer<PoolSizer> binder;
+        private final Function<PoolSizer, PoolBinding> binder;
 
         private Duration connectTimeout = Duration.ofSeconds(5);
 
@@ -122,7 +131,7 @@ public final class PooledHttpRequestFactories {
         private Consumer<HttpClientBuilder> clientCustomizer = (builder) -> {
         };
 
-        private Builder(int maxPerRoute, int routes, Consumer<PoolSizer> binder) {
+        private Builder(int maxPerRoute, int routes, Function<PoolSizer, PoolBinding> binder) {
             this.maxPerRoute = maxPerRoute;
             this.routes = routes;
             this.binder = binder;
@@ -183,7 +192,10 @@ public final class PooledHttpRequestFactories {
             return this;
         }
 
-        /** A new request factory with its own client and pool; destroy it (or let Spring) to close them. */
+        /**
+         * A new request factory with its own client and pool; destroy it (or let Spring) to close them. Until the
+         * client is closed, the pool follows the bulkheads' limits; closing it removes the pool's listeners.
+         */
         public HttpComponentsClientHttpRequestFactory build() {
             // System properties (proxy, TLS protocols, credentials) apply, as for Spring's and Spring Boot's
             // default HttpClient 5 clients.
@@ -197,17 +209,24 @@ public final class PooledHttpRequestFactories {
                     .setValidateAfterInactivity(TimeValue.of(this.validateAfterInactivity))
                     .build())
                 .build();
-            this.binder.accept(new PoolSizer(manager, this.maxPerRoute, this.routes, this.reservedPerRoute,
-                    this.reservedTotal));
-            HttpClientBuilder client = HttpClients.custom()
-                .useSystemProperties()
-                .setConnectionManager(manager)
-                .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
-            this.clientCustomizer.accept(client);
-            HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(client.build());
-            factory.setConnectionRequestTimeout(this.connectionRequestTimeout);
-            factory.setReadTimeout(this.readTimeout);
-            return factory;
+            PoolBinding binding = this.binder.apply(new PoolSizer(manager, this.maxPerRoute, this.routes,
+                    this.reservedPerRoute, this.reservedTotal));
+            try {
+                HttpClientBuilder client = new UnbindingClientBuilder(binding).useSystemProperties()
+                    .setConnectionManager(manager)
+                    .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
+                this.clientCustomizer.accept(client);
+                HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(
+                        client.build());
+                factory.setConnectionRequestTimeout(this.connectionRequestTimeout);
+                factory.setReadTimeout(this.readTimeout);
+                return factory;
+            }
+            catch (RuntimeException | Error ex) {
+                binding.close();
+                manager.close();
+                throw ex;
+            }
         }
 
         private static Duration positive(String name, Duration value) {
@@ -215,6 +234,21 @@ public final class PooledHttpRequestFactories {
                 throw new IllegalArgumentException(name + " must be positive but was " + value);
             }
             return value;
+        }
+    }
+
+    /** A client builder whose client, when closed (directly or by destroying the factory), closes the binding. */
+    static final class UnbindingClientBuilder extends HttpClientBuilder {
+
+        private final PoolBinding binding;
+
+        UnbindingClientBuilder(PoolBinding binding) {
+            this.binding = binding;
+            addCloseable(binding);
+        }
+
+        PoolBinding binding() {
+            return this.binding;
         }
     }
 }

@@ -1,11 +1,16 @@
 package io.github.loombulkhead.http;
 
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+
 /**
  * Thrown by a per-host {@link BulkheadClientHttpRequestInterceptor} for a request to a new target
- * when it already tracks its maximum number of hosts. This is a configuration bound, not load: raise
+ * when it already tracks its maximum number of hosts. A rejection like any other ({@link RejectionReason#QUEUE_FULL}
+ * for the bulkhead the target would have had, which is not created, so nothing counts it), so an application
+ * answers it as it answers {@link BulkheadRejectedException}. The bound is configuration, not load: raise
  * {@code maxHosts}, or use one client-wide bulkhead for clients that talk to open-ended sets of hosts.
  */
-public class TooManyHostsException extends IllegalStateException {
+public class TooManyHostsException extends BulkheadRejectedException {
 
     private static final long serialVersionUID = 1L;
 
@@ -14,8 +19,9 @@ public class TooManyHostsException extends IllegalStateException {
     private final int maxHosts;
 
     public TooManyHostsException(String namePrefix, String target, int maxHosts) {
-        super("Per-host bulkheads '" + namePrefix + "*' already track " + maxHosts + " hosts (maxHosts=" + maxHosts
-                + "); request to new target " + target + " refused. Raise maxHosts or use a per-client bulkhead");
+        super(namePrefix + target, RejectionReason.QUEUE_FULL, "per-host bulkheads '" + namePrefix + "*' already track "
+                + maxHosts + " hosts (maxHosts=" + maxHosts + "), none for new target " + target
+                + "; raise maxHosts or use a per-client bulkhead");
         this.target = target;
         this.maxHosts = maxHosts;
     }

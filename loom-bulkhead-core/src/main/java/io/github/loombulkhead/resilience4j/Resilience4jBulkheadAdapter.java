@@ -2,6 +2,8 @@ package io.github.loombulkhead.resilience4j;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRejectedException;
@@ -25,14 +27,22 @@ import io.github.resilience4j.core.EventProcessor;
  * an interrupted wait restores the interrupt flag and throws the loom {@link BulkheadRejectedException}.
  * {@link #changeConfig} applies the limit and the max wait and never blocks; the fairness flag of the
  * given config is ignored (it is fixed when the loom bulkhead is created).
+ *
+ * <p>All adapters of one loom bulkhead share one event publisher, fed by one listener on that bulkhead however
+ * many adapters are made, so {@code of} may be called per use.
  */
 public final class Resilience4jBulkheadAdapter implements Bulkhead {
+
+    /** The event bridge of each loom bulkhead that has adapters; weak, so a dropped bulkhead can go. */
+    private static final Map<io.github.loombulkhead.Bulkhead, EventBridge> bridges = new WeakHashMap<>();
+
+    private static final ReentrantLock bridgesLock = new ReentrantLock();
 
     private final io.github.loombulkhead.Bulkhead delegate;
 
     private final Map<String, String> tags;
 
-    private final EventPublisherImpl eventPublisher = new EventPublisherImpl();
+    private final EventPublisherImpl eventPublisher;
 
     private final Metrics metrics = new Metrics() {
 
@@ -50,10 +60,27 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
     private Resilience4jBulkheadAdapter(io.github.loombulkhead.Bulkhead delegate, Map<String, String> tags) {
         this.delegate = delegate;
         this.tags = Map.copyOf(tags);
-        delegate.addListener(new EventBridge());
+        this.eventPublisher = bridgeOf(delegate).publisher;
     }
 
-    /** Adapts {@code bulkhead}; resilience4j events are published for all of its calls. */
+    /** The bulkhead's one bridge, added as its listener when the first adapter is made. */
+    private static EventBridge bridgeOf(io.github.loombulkhead.Bulkhead bulkhead) {
+        bridgesLock.lock();
+        try {
+            EventBridge bridge = bridges.get(bulkhead);
+            if (bridge == null) {
+                bridge = new EventBridge();
+                bulkhead.addListener(bridge);
+                bridges.put(bulkhead, bridge);
+            }
+            return bridge;
+        }
+        finally {
+            bridgesLock.unlock();
+        }
+    }
+
+    /** Adapts {@code bulkhead}; resilience4j events are published for all of its calls, to every adapter of it. */
     public static Resilience4jBulkheadAdapter of(io.github.loombulkhead.Bulkhead bulkhead) {
         return of(bulkhead, Map.of());
     }
@@ -141,8 +168,13 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
         return "Resilience4jBulkheadAdapter[" + this.delegate + "]";
     }
 
-    /** Turns loom events into resilience4j events, only when somebody consumes them. */
-    private final class EventBridge implements BulkheadListener {
+    /**
+     * Turns loom events into resilience4j events, only when somebody consumes them. Holds neither the bulkhead
+     * nor an adapter, so neither is kept reachable by the other through it.
+     */
+    private static final class EventBridge implements BulkheadListener {
+
+        private final EventPublisherImpl publisher = new EventPublisherImpl();
 
         @Override
         public void onPermitted(io.github.loombulkhead.Bulkhead bulkhead, long waitNanos) {
@@ -160,9 +192,8 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
         }
 
         private void publish(BulkheadEvent event) {
-            EventPublisherImpl publisher = Resilience4jBulkheadAdapter.this.eventPublisher;
-            if (publisher.hasConsumers()) {
-                publisher.processEvent(event);
+            if (this.publisher.hasConsumers()) {
+                this.publisher.processEvent(event);
             }
         }
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.FutureTask;
 
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.reactivex.rxjava3.core.Single;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 
@@ -50,6 +51,13 @@ class BulkheadAnnotationValidationTest {
     @Test
     void aReactiveReturnTypeFailsStartup() {
         assertStartupFails(Reactive.class, "Reactive.call()", "reactive return type org.reactivestreams.Publisher");
+    }
+
+    @Test
+    void aReactiveTypeThatIsNoPublisherFailsStartup() {
+        // RxJava's Single is known to Spring's ReactiveAdapterRegistry, though it implements no Publisher.
+        assertStartupFails(RxJavaSingle.class, "RxJavaSingle.call()",
+                "reactive return type io.reactivex.rxjava3.core.Single");
     }
 
     @Test
@@ -221,6 +229,15 @@ class BulkheadAnnotationValidationTest {
             Invocations.COUNT.incrementAndGet();
             return (subscriber) -> {
             };
+        }
+    }
+
+    static class RxJavaSingle {
+
+        @Bulkhead("reactive")
+        public Single<String> call() {
+            Invocations.COUNT.incrementAndGet();
+            return Single.just("never bounded");
         }
     }
 

@@ -1,6 +1,8 @@
 package io.github.loombulkhead.annotation;
 
+import java.io.InputStream;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +24,7 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
@@ -142,6 +145,38 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
+    void aReturnedBodyStreamKeepsThePermitUntilItIsClosed() throws Exception {
+        MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
+        io.github.loombulkhead.Bulkhead streams = registry.bulkhead("streams");
+
+        InputStream body = client.streamBody();
+        try {
+            assertThat(streams.getActiveCount()).as("held while the body is open").isEqualTo(1);
+            assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(client::streamEntity)
+                .satisfies((ex) -> assertThat(ex.getBulkheadName()).isEqualTo("streams"));
+            server.openStreamGate();
+            assertThat(new String(body.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\nlast\n");
+            assertThat(streams.getActiveCount()).as("held until closed, not until read").isEqualTo(1);
+        }
+        finally {
+            server.openStreamGate();
+            body.close();
+        }
+        body.close();
+        assertAllFree(streams, 1);
+
+        ResponseEntity<InputStream> entity = client.streamEntity();
+
+        assertThat(entity.getStatusCode().value()).isEqualTo(200);
+        assertThat(streams.getActiveCount()).isEqualTo(1);
+        try (InputStream entityBody = entity.getBody()) {
+            assertThat(new String(entityBody.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\nlast\n");
+        }
+        assertAllFree(streams, 2);
+        assertThat(server.requests()).isEqualTo(2);
+    }
+
+    @Test
     void theBulkheadAdviceRunsRightBeforeTheHttpExchange() {
         CalleeClient client = context.getBean(CalleeClient.class);
 
@@ -184,6 +219,14 @@ class HttpInterfaceBulkheadTest {
         @Bulkhead("no-wait")
         @GetExchange("/stream")
         String stream();
+
+        @Bulkhead("streams")
+        @GetExchange("/stream")
+        InputStream streamBody();
+
+        @Bulkhead("streams")
+        @GetExchange("/stream")
+        ResponseEntity<InputStream> streamEntity();
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -198,6 +241,7 @@ class HttpInterfaceBulkheadTest {
                 .config("callee-fast-lane", BulkheadConfig.custom().maxConcurrentCalls(3).build())
                 .config("method-only", BulkheadConfig.custom().maxConcurrentCalls(4).build())
                 .config("no-wait", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
+                .config("streams", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
                 .build();
         }
 

@@ -1,5 +1,6 @@
 package io.github.loombulkhead.http;
 
+import java.lang.reflect.Method;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,14 +20,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.client.RestTemplate;
+import org.springframework.web.method.annotation.ExceptionHandlerMethodResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -143,6 +150,34 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
             .withMessageContaining("maxHosts=1")
             .withMessageContaining(other.baseUrl())
             .satisfies((ex) -> assertThat(ex.getTarget()).isEqualTo(other.baseUrl()));
+        assertThat(other.requests()).isZero();
+        assertThat(registry.getAllBulkheads()).singleElement()
+            .satisfies((bulkhead) -> assertAllFree(bulkhead, 1));
+    }
+
+    @Test
+    void oneHostTooManyIsAnsweredLikeAnyRejection() throws Exception {
+        LoopbackServer other = LoopbackServer.start();
+        this.resources.add(other);
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        RestClient client = RestClient.builder()
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:",
+                    BulkheadConfig.custom().maxConcurrentCalls(2).build(), 1))
+            .build();
+        client.get().uri(this.server.uri("/slow?ms=0")).retrieve().body(String.class);
+
+        Throwable refused = catchThrowable(
+                () -> client.get().uri(other.uri("/slow?ms=0")).retrieve().body(String.class));
+
+        assertThat(refused).isInstanceOfSatisfying(BulkheadRejectedException.class, (ex) -> {
+            assertThat(ex.getBulkheadName()).isEqualTo("host:" + other.baseUrl());
+            assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
+        });
+        // Spring MVC picks an application's handler for rejections the same way.
+        Method handler = new ExceptionHandlerMethodResolver(RejectionAdvice.class).resolveMethod((Exception) refused);
+        assertThat(handler).isNotNull();
+        assertThat(AnnotatedElementUtils.findMergedAnnotation(handler, ResponseStatus.class).code())
+            .isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
         assertThat(other.requests()).isZero();
         assertThat(registry.getAllBulkheads()).singleElement()
             .satisfies((bulkhead) -> assertAllFree(bulkhead, 1));
@@ -279,5 +314,14 @@ class BulkheadClientHttpRequestInterceptorConcurrencyTest {
         assertThat(bulkhead.getAvailablePermits()).as("available").isEqualTo(bulkhead.getLimit());
         assertThat(bulkhead.getPermittedCount()).as("permitted").isEqualTo(calls);
         assertThat(bulkhead.getCompletedCount()).as("released exactly once per call").isEqualTo(calls);
+    }
+
+    /** How an application answers a bulkhead's rejections. */
+    static class RejectionAdvice {
+
+        @ExceptionHandler(BulkheadRejectedException.class)
+        @ResponseStatus(HttpStatus.SERVICE_UNAVAILABLE)
+        void busy() {
+        }
     }
 }

@@ -23,7 +23,7 @@ import com.sun.net.httpserver.HttpServer;
  *
  * <ul>
  * <li>{@code /slow?ms=N}: answers {@code ok} after N ms;</li>
- * <li>{@code /status/500}: answers 500 with a body;</li>
+ * <li>{@code /status/N}: answers status N (e.g. 500, 503, 429) with a body;</li>
  * <li>{@code /hang}: answers only when the server is closed (for read timeouts);</li>
  * <li>{@code /stream}: sends {@code first\n}, then waits for {@link #openStreamGate()}, then
  * {@code last\n}.</li>
@@ -51,7 +51,7 @@ public final class LoopbackServer implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1000);
         this.server.setExecutor(this.executor);
         this.server.createContext("/slow", this::slow);
-        this.server.createContext("/status/500", this::error);
+        this.server.createContext("/status/", this::error);
         this.server.createContext("/hang", this::hang);
         this.server.createContext("/stream", this::stream);
         this.server.start();
@@ -137,7 +137,8 @@ public final class LoopbackServer implements AutoCloseable {
     private void error(HttpExchange exchange) throws IOException {
         enter();
         leave();
-        respond(exchange, 500, "boom");
+        String path = exchange.getRequestURI().getPath();
+        respond(exchange, Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), "boom");
     }
 
     private void hang(HttpExchange exchange) throws IOException {

@@ -1,5 +1,8 @@
 package io.github.loombulkhead.http;
 
+import java.io.Closeable;
+import java.lang.ref.Reference;
+import java.lang.ref.WeakReference;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.time.Duration;
@@ -10,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -224,6 +228,49 @@ class PooledHttpRequestFactoriesTest {
             ProxySelector.setDefault(previous);
         }
         assertThat(this.server.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void closingAFactoryOrItsClientTakesItsListenersOffTheBulkheads() throws Exception {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(3).build();
+        Bulkhead callee = registry.bulkhead("callee");
+        Bulkhead other = registry.bulkhead("other");
+        registry.bulkhead("host:http://a:80", template);
+        List<WeakReference<BulkheadListener>> listeners = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            PooledHttpRequestFactories.Builder builder = switch (i % 3) {
+                case 0 -> PooledHttpRequestFactories.forBulkhead(callee);
+                case 1 -> PooledHttpRequestFactories.forBulkheads(List.of(callee, other));
+                default -> PooledHttpRequestFactories.forHosts(registry, "host:", template, 4);
+            };
+            PoolBinding[] binding = new PoolBinding[1];
+            HttpComponentsClientHttpRequestFactory factory = builder
+                .httpClient((client) -> binding[0] = ((PooledHttpRequestFactories.UnbindingClientBuilder) client)
+                    .binding())
+                .build();
+            assertThat(binding[0].boundCount()).isEqualTo((i % 3 == 1) ? 2 : 1);
+            listeners.add(new WeakReference<>(binding[0].listener()));
+            if (i % 2 == 0) {
+                factory.destroy();
+            }
+            else {
+                ((Closeable) factory.getHttpClient()).close();
+            }
+            assertThat(binding[0].boundCount()).isZero();
+        }
+        // A host seen after the factories were closed joins none of their pools.
+        Bulkhead late = registry.bulkhead("host:http://b:80", template);
+
+        // Neither the bulkheads nor the registry, all still in use, keep a listener of a closed pool.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            System.gc();
+            return listeners.stream().allMatch((reference) -> reference.get() == null);
+        });
+        Reference.reachabilityFence(registry);
+        Reference.reachabilityFence(callee);
+        Reference.reachabilityFence(other);
+        Reference.reachabilityFence(late);
     }
 
     @Test

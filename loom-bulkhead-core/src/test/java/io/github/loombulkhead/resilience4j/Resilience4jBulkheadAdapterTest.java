@@ -1,7 +1,10 @@
 package io.github.loombulkhead.resilience4j;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class Resilience4jBulkheadAdapterTest {
 
@@ -102,5 +106,31 @@ class Resilience4jBulkheadAdapterTest {
         assertThatThrownBy(() -> this.adapter.executeSupplier(() -> "never")).isInstanceOf(BulkheadFullException.class);
         assertThat(events).containsExactly(BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_FINISHED,
                 BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_REJECTED);
+    }
+
+    @Test
+    void adaptersMadePerUseShareOneListenerAndAreNotKeptByTheBulkhead() {
+        List<WeakReference<Resilience4jBulkheadAdapter>> made = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            Resilience4jBulkheadAdapter adapter = Resilience4jBulkheadAdapter.of(this.loom, Map.of("use", "" + i));
+            adapter.executeSupplier(() -> "ok");
+            made.add(new WeakReference<>(adapter));
+        }
+        List<String> events = new CopyOnWriteArrayList<>();
+        Resilience4jBulkheadAdapter.of(this.loom)
+            .getEventPublisher()
+            .onCallPermitted((event) -> events.add("permitted " + event.getBulkheadName()))
+            .onCallFinished((event) -> events.add("finished " + event.getBulkheadName()));
+
+        this.adapter.executeSupplier(() -> "ok");
+
+        // One event per call, seen through any adapter of the bulkhead: one listener feeds them all.
+        assertThat(events).containsExactly("permitted callee", "finished callee");
+        // The bulkhead, still in use, does not keep the adapters made for single uses.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            System.gc();
+            return made.stream().allMatch((reference) -> reference.get() == null);
+        });
+        assertThat(this.loom.getPermittedCount()).isEqualTo(1_001);
     }
 }

@@ -7,7 +7,9 @@ import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorator;
 /**
  * Creates {@link BoundedVirtualExecutor}s wired like the application's other bulkheads: the bulkhead comes
  * from the registry (so {@code loom.bulkhead.instances.<name>}, metrics and the endpoint apply) and tasks
- * carry the submitter's context. The caller owns the executor and shuts it down.
+ * carry the submitter's context. The caller owns the executor and shuts it down; an executor declared as a
+ * bean is closed with the application context. The starter provides one as a bean; inject it, e.g.
+ * {@code @Bean BoundedVirtualExecutor reports(BoundedVirtualExecutors executors) { return executors.create("reports"); }}.
  */
 public class BoundedVirtualExecutors {
 
@@ -15,12 +17,13 @@ public class BoundedVirtualExecutors {
 
     private final BulkheadTaskDecorator taskDecorator;
 
+    /** Executors on the bulkheads of {@code registry} whose tasks are decorated by {@code taskDecorator}. */
     public BoundedVirtualExecutors(BulkheadRegistry registry, BulkheadTaskDecorator taskDecorator) {
         this.registry = registry;
         this.taskDecorator = taskDecorator;
     }
 
-    /** An executor bounded by the registry's bulkhead called {@code name}. */
+    /** A new executor bounded by the registry's bulkhead called {@code name}, created if it does not exist yet. */
     public BoundedVirtualExecutor create(String name) {
         BoundedVirtualExecutor.Builder builder = BoundedVirtualExecutor.builder(name).bulkhead(this.registry.bulkhead(name));
         if (!this.taskDecorator.isEmpty()) {

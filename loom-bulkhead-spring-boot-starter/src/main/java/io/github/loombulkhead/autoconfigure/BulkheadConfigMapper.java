@@ -10,10 +10,12 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Defaults;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Instance;
 
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+
 /**
  * Maps {@link LoomBulkheadProperties} to validated {@link BulkheadConfig}s: an instance overrides the
  * defaults field by field, and a bad value fails with an {@link InvalidBulkheadPropertyException} naming
- * the property that actually holds it.
+ * the property that actually holds it, quoting the value as written and where it was set.
  */
 public final class BulkheadConfigMapper {
 
@@ -23,15 +25,17 @@ public final class BulkheadConfigMapper {
 
     private final LoomBulkheadProperties properties;
 
-    private final Function<String, String> origins;
+    private final Function<String, ConfigurationProperty> sources;
 
     /**
+     * A mapper of {@code properties}.
      * @param properties the bound properties
-     * @param origins gives where a property was set (file and line) for error messages; may return null
+     * @param sources gives a property as set, with its value as written and its origin (file and line), for
+     * error messages; may return null
      */
-    public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, String> origins) {
+    public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, ConfigurationProperty> sources) {
         this.properties = properties;
-        this.origins = origins;
+        this.sources = sources;
     }
 
     /** The config of every bulkhead without an entry of its own. */
@@ -71,11 +75,11 @@ public final class BulkheadConfigMapper {
         Setting<Integer> queue = setting(defaults.getQueueCapacity(),
                 (overrides != null) ? overrides.getQueueCapacity() : null, overridesKey, "queue-capacity");
         boolean fair = (overrides != null && overrides.getFair() != null) ? overrides.getFair() : defaults.isFair();
-        check(max, () -> BulkheadConfig.custom().maxConcurrentCalls(max.value()).build(),
+        check(max, () -> BulkheadConfig.custom().maxConcurrentCalls(max.value()).build(), "must be at least 1",
                 "to 1 or more: the number of calls that may hold a permit at once");
-        check(wait, () -> BulkheadConfig.custom().maxWaitDuration(wait.value()).build(),
+        check(wait, () -> BulkheadConfig.custom().maxWaitDuration(wait.value()).build(), "must not be negative",
                 "to a duration of 0 or more, e.g. 30s (0 disables waiting)");
-        check(queue, () -> BulkheadConfig.custom().queueCapacity(queue.value()).build(),
+        check(queue, () -> BulkheadConfig.custom().queueCapacity(queue.value()).build(), "must be 0 or more",
                 "to 0 or more: the number of calls that may wait for a permit (0 disables waiting)");
         return BulkheadConfig.custom()
             .maxConcurrentCalls(max.value())
@@ -115,17 +119,27 @@ public final class BulkheadConfigMapper {
                 : new Setting<>(DEFAULTS + "." + field, defaultValue);
     }
 
-    private void check(Setting<?> setting, Supplier<BulkheadConfig> build, String fix) {
+    /** Builds a config with only this setting; when the core refuses it, fails with {@code rule} and {@code fix}. */
+    private void check(Setting<?> setting, Supplier<BulkheadConfig> build, String rule, String fix) {
         try {
             build.get();
         }
         catch (IllegalArgumentException ex) {
-            throw invalid(setting.key(), setting.value(), ex.getMessage(), "Set '" + setting.key() + "' " + fix + ".");
+            Object written = written(setting.key(), setting.value());
+            throw invalid(setting.key(), written, rule + " but was " + written, "Set '" + setting.key() + "' " + fix + ".");
         }
     }
 
     private InvalidBulkheadPropertyException invalid(String key, Object value, String reason, String fix) {
-        return new InvalidBulkheadPropertyException(key, value, this.origins.apply(key), reason, fix);
+        ConfigurationProperty property = this.sources.apply(key);
+        String origin = (property != null && property.getOrigin() != null) ? property.getOrigin().toString() : null;
+        return new InvalidBulkheadPropertyException(key, written(key, value), origin, reason, fix);
+    }
+
+    /** The value as the user wrote it (e.g. {@code -5s}), or the bound value when no property source has it. */
+    private Object written(String key, Object bound) {
+        ConfigurationProperty property = this.sources.apply(key);
+        return (property != null && property.getValue() != null) ? property.getValue() : bound;
     }
 
     private record Setting<T>(String key, T value) {

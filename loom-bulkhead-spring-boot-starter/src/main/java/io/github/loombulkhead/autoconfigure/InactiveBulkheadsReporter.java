@@ -18,11 +18,14 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Logs one WARN at startup when beans carry {@code @Bulkhead} but loom-bulkhead is inactive, so the
- * application does not believe its calls are bounded when they are not.
+ * application does not believe its calls are bounded when they are not. Silent when the application applies
+ * the annotation itself with its own {@code BulkheadAnnotationBeanPostProcessor}.
  */
 class InactiveBulkheadsReporter implements SmartInitializingSingleton {
 
     static final String BULKHEAD_ANNOTATION = "io.github.loombulkhead.annotation.Bulkhead";
+
+    private static final String POST_PROCESSOR = "io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor";
 
     private static final Log logger = LogFactory.getLog(InactiveBulkheadsReporter.class);
 
@@ -39,6 +42,9 @@ class InactiveBulkheadsReporter implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        if (appliesAnnotationsItself()) {
+            return;
+        }
         List<String> annotated = findAnnotatedBeans();
         if (annotated.isEmpty()) {
             return;
@@ -62,6 +68,12 @@ class InactiveBulkheadsReporter implements SmartInitializingSingleton {
             return "virtual threads are off. Set spring.threads.virtual.enabled=true (Java 21+) to bound them.";
         }
         return "its auto-configuration was excluded or replaced.";
+    }
+
+    private boolean appliesAnnotationsItself() {
+        ClassLoader classLoader = this.beanFactory.getBeanClassLoader();
+        return ClassUtils.isPresent(POST_PROCESSOR, classLoader) && this.beanFactory
+            .getBeanNamesForType(ClassUtils.resolveClassName(POST_PROCESSOR, classLoader), true, false).length > 0;
     }
 
     List<String> findAnnotatedBeans() {

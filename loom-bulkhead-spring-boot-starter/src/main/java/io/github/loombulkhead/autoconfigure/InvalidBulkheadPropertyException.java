@@ -33,7 +33,7 @@ public class InvalidBulkheadPropertyException extends RuntimeException {
         return this.property;
     }
 
-    /** The value that was rejected. */
+    /** The value that was rejected, as the configuration wrote it when known (e.g. {@code -5s}). */
     public Object getValue() {
         return this.value;
     }

@@ -1,5 +1,6 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.time.Duration;
 import java.util.Map;
 
 import io.github.loombulkhead.BulkheadConfig;
@@ -12,12 +13,14 @@ import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskExecutionProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -37,9 +40,6 @@ import org.springframework.core.task.TaskDecorator;
 @ConditionalOnThreading(Threading.VIRTUAL)
 @EnableConfigurationProperties
 public final class LoomBulkheadAutoConfiguration {
-
-    /** Name of the task executor bean that {@code @Async} uses. */
-    static final String APPLICATION_TASK_EXECUTOR = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
     // The registry and what it is built from are infrastructure: the @Bulkhead post-processor needs them while
     // post-processors are being created, so they are static and marked as such (no "not eligible" warnings).
@@ -74,6 +74,13 @@ public final class LoomBulkheadAutoConfiguration {
         // Configured bulkheads exist from the start, so metrics and the endpoint show them before first use.
         instances.keySet().forEach(registry::bulkhead);
         return registry;
+    }
+
+    /** Warns about configured bulkheads that nothing uses and unconfigured ones with a similarly named entry. */
+    @Bean
+    BulkheadNamesReporter bulkheadNamesReporter(LoomBulkheadProperties properties, BulkheadRegistry registry,
+            ConfigurableListableBeanFactory beanFactory, Environment environment) {
+        return new BulkheadNamesReporter(properties, registry, beanFactory, environment);
     }
 
     @Bean
@@ -111,11 +118,26 @@ public final class LoomBulkheadAutoConfiguration {
     @ConditionalOnBooleanProperty("loom.bulkhead.task-execution.enabled")
     static class TaskExecutionConfiguration {
 
-        @Bean(name = { APPLICATION_TASK_EXECUTOR, "taskExecutor" })
-        @ConditionalOnMissingBean(name = { APPLICATION_TASK_EXECUTOR, "taskExecutor" })
-        BoundedVirtualTaskExecutor applicationTaskExecutor(BoundedVirtualExecutors executors,
-                LoomBulkheadProperties properties) {
-            return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()));
+        /** Puts the bounded executor in the place of Spring Boot's, when Spring Boot creates one. */
+        @Bean
+        static ApplicationTaskExecutorRegistrar loomBulkheadApplicationTaskExecutorRegistrar() {
+            return new ApplicationTaskExecutorRegistrar();
+        }
+
+        /** Closing the context waits for the executor's tasks as spring.task.execution.shutdown.* says. */
+        @Bean(ApplicationTaskExecutorRegistrar.FACTORY)
+        ApplicationTaskExecutorRegistrar.Factory loomBulkheadApplicationTaskExecutorFactory(
+                BoundedVirtualExecutors executors, LoomBulkheadProperties properties,
+                ObjectProvider<TaskExecutionProperties> taskExecution) {
+            return () -> {
+                TaskExecutionProperties.Shutdown shutdown = taskExecution.getIfAvailable(TaskExecutionProperties::new)
+                    .getShutdown();
+                Duration awaitTermination = (shutdown.isAwaitTermination()
+                        && shutdown.getAwaitTerminationPeriod() != null) ? shutdown.getAwaitTerminationPeriod()
+                                : Duration.ZERO;
+                return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()),
+                        awaitTermination);
+            };
         }
     }
 }

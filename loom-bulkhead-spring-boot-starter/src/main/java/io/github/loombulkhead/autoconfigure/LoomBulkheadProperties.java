@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of loom-bulkhead under {@code loom.bulkhead}: defaults for every bulkhead,
  * per-name overrides, bulkheads on HTTP clients and the optional bounded {@code @Async} executor.
  */
-@ConfigurationProperties("loom.bulkhead")
+@ConfigurationProperties(prefix = "loom.bulkhead", ignoreUnknownFields = false)
 public class LoomBulkheadProperties {
 
     /**

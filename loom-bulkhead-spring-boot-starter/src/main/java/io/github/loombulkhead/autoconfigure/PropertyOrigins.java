@@ -8,8 +8,11 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.Environment;
 
-/** Finds where a property was set (file and line) so errors can point at it. */
-final class PropertyOrigins implements Function<String, String> {
+/**
+ * Finds a property as the user set it: its value as written (e.g. {@code -5s}, not the bound {@code PT-5S})
+ * and where (file and line), so errors can quote and point at it.
+ */
+final class PropertyOrigins implements Function<String, ConfigurationProperty> {
 
     private final Environment environment;
 
@@ -17,8 +20,9 @@ final class PropertyOrigins implements Function<String, String> {
         this.environment = environment;
     }
 
+    /** The property called {@code key} from the source that wins, or {@code null} if it is not set. */
     @Override
-    public String apply(String key) {
+    public ConfigurationProperty apply(String key) {
         if (!ConfigurationPropertyName.isValid(key)) {
             return null;
         }
@@ -26,7 +30,7 @@ final class PropertyOrigins implements Function<String, String> {
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
             ConfigurationProperty property = source.getConfigurationProperty(name);
             if (property != null) {
-                return (property.getOrigin() != null) ? property.getOrigin().toString() : null;
+                return property;
             }
         }
         return null;

@@ -34,7 +34,7 @@ class InvalidBulkheadPropertyFailureAnalyzerTests {
                     Property: loom.bulkhead.instances.callee.max-concurrent-calls
                     Value: "0"
                     Origin: "loom.bulkhead.instances.callee.max-concurrent-calls" from property source "test"
-                    Reason: maxConcurrentCalls must be at least 1 but was 0""");
+                    Reason: must be at least 1 but was 0""");
         assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.max-concurrent-calls' to 1 "
                 + "or more: the number of calls that may hold a permit at once.");
     }
@@ -44,19 +44,30 @@ class InvalidBulkheadPropertyFailureAnalyzerTests {
         FailureAnalysis analysis = analyze("loom.bulkhead.defaults.queue-capacity=-1");
         assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.queue-capacity")
             .contains("Value: \"-1\"")
-            .contains("Reason: queueCapacity must be 0 or more but was -1");
+            .contains("Reason: must be 0 or more but was -1");
         assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.defaults.queue-capacity' to 0 or more: the "
                 + "number of calls that may wait for a permit (0 disables waiting).");
     }
 
     @Test
-    void negativeMaxWaitOfThePerHostTemplate() {
+    void negativeMaxWaitOfThePerHostTemplateIsQuotedAsWritten() {
         FailureAnalysis analysis = analyze("loom.bulkhead.http.per-host.template.max-wait-duration=-5s");
         assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.http.per-host.template.max-wait-duration")
-            .contains("Value: \"PT-5S\"")
-            .contains("Reason: maxWaitDuration must not be negative but was PT-5S");
+            .contains("Value: \"-5s\"")
+            .contains("Reason: must not be negative but was -5s")
+            .doesNotContain("PT-5S");
         assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.http.per-host.template.max-wait-duration' to a "
                 + "duration of 0 or more, e.g. 30s (0 disables waiting).");
+    }
+
+    @Test
+    void durationWrittenAsMillisecondsIsQuotedAsWritten() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=-1500");
+        assertThat(analysis.getDescription()).contains("Value: \"-1500\"")
+            .contains("Reason: must not be negative but was -1500");
+        assertThat(analysis.getCause()).hasMessage("Invalid value '-1500' for property "
+                + "'loom.bulkhead.instances.callee.max-wait-duration' (\"loom.bulkhead.instances.callee.max-wait-duration\" "
+                + "from property source \"test\"): must not be negative but was -1500");
     }
 
     @Test

@@ -1,16 +1,24 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.MDC;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -21,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** {@code loom.bulkhead.task-execution.*}: a bounded, measured {@code applicationTaskExecutor} for {@code @Async}. */
+@ExtendWith(OutputCaptureExtension.class)
 class TaskExecutionTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -84,6 +93,114 @@ class TaskExecutionTests {
         this.contextRunner.withPropertyValues("loom.bulkhead.task-execution.enabled=true")
             .withBean("applicationTaskExecutor", SimpleAsyncTaskExecutor.class)
             .run((context) -> assertThat(context).doesNotHaveBean(BoundedVirtualTaskExecutor.class));
+    }
+
+    @Test
+    void backsOffLikeSpringBootWhenTheApplicationHasAnExecutorBean(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.task-execution.enabled=true")
+            .withBean("myExecutor", Executor.class, () -> Executors.newVirtualThreadPerTaskExecutor())
+            .run((context) -> {
+                assertThat(context).hasNotFailed()
+                    .doesNotHaveBean(BoundedVirtualTaskExecutor.class)
+                    .doesNotHaveBean("applicationTaskExecutor");
+                assertThat(output).contains("loom.bulkhead.task-execution.enabled=true but no bounded "
+                        + "applicationTaskExecutor was created: like Spring Boot, it backs off because the application "
+                        + "defines its own Executor bean(s) [myExecutor]; set spring.task.execution.mode=force to "
+                        + "create it anyway");
+            });
+    }
+
+    @Test
+    void withModeForceTheBoundedExecutorIsTheApplicationTaskExecutorBesideTheApplicationsExecutors() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true", "spring.task.execution.mode=force")
+            .withBean("myExecutor", Executor.class, () -> Executors.newVirtualThreadPerTaskExecutor())
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).getBean("applicationTaskExecutor").isInstanceOf(BoundedVirtualTaskExecutor.class);
+                assertThat(context).getBean("myExecutor").isNotInstanceOf(BoundedVirtualTaskExecutor.class);
+                assertThat(context.getBeansOfType(BoundedVirtualTaskExecutor.class)).hasSize(1);
+            });
+    }
+
+    @Test
+    void withModeForceAloneTheBoundedExecutorIsTheApplicationTaskExecutor() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true", "spring.task.execution.mode=force")
+            .run((context) -> assertThat(context).hasNotFailed()
+                .getBean("applicationTaskExecutor")
+                .isInstanceOf(BoundedVirtualTaskExecutor.class));
+    }
+
+    @Test
+    void closingTheContextWaitsForRunningTasksWhenAwaitTerminationIsSet() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true",
+                    "spring.task.execution.shutdown.await-termination=true",
+                    "spring.task.execution.shutdown.await-termination-period=30s")
+            .run((context) -> {
+                CountDownLatch release = new CountDownLatch(1);
+                AtomicBoolean finished = new AtomicBoolean();
+                BoundedVirtualTaskExecutor executor = context.getBean(BoundedVirtualTaskExecutor.class);
+                executor.execute(() -> {
+                    awaitQuietly(release);
+                    finished.set(true);
+                });
+                await().until(() -> executor.getExecutor().getBulkhead().getActiveCount() == 1);
+                Thread closer = Thread.ofVirtual().start(context::close);
+                // The close waits for the running task...
+                await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(closer::isAlive);
+                release.countDown();
+                closer.join(10_000);
+                // ...and returns once it has finished.
+                assertThat(closer.isAlive()).isFalse();
+                assertThat(finished).isTrue();
+            });
+    }
+
+    @Test
+    void closingTheContextWaitsAtMostTheAwaitTerminationPeriod() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true",
+                    "spring.task.execution.shutdown.await-termination=true",
+                    "spring.task.execution.shutdown.await-termination-period=200ms")
+            .run((context) -> {
+                CountDownLatch release = new CountDownLatch(1);
+                BoundedVirtualTaskExecutor executor = context.getBean(BoundedVirtualTaskExecutor.class);
+                executor.execute(() -> awaitQuietly(release));
+                await().until(() -> executor.getExecutor().getBulkhead().getActiveCount() == 1);
+                long start = System.nanoTime();
+                context.close();
+                long closedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                release.countDown();
+                assertThat(closedAfterMillis).isBetween(190L, 10_000L);
+            });
+    }
+
+    @Test
+    void closingTheContextDoesNotWaitByDefault() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.task-execution.enabled=true").run((context) -> {
+            CountDownLatch release = new CountDownLatch(1);
+            BoundedVirtualTaskExecutor executor = context.getBean(BoundedVirtualTaskExecutor.class);
+            executor.execute(() -> awaitQuietly(release));
+            await().until(() -> executor.getExecutor().getBulkhead().getActiveCount() == 1);
+            Thread closer = Thread.ofVirtual().start(context::close);
+            closer.join(10_000);
+            assertThat(closer.isAlive()).isFalse();
+            // Like Spring Boot's executor, accepted tasks still run to their end.
+            assertThat(executor.getExecutor().getBulkhead().getActiveCount()).isEqualTo(1);
+            release.countDown();
+            await().until(() -> executor.getExecutor().isTerminated());
+        });
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

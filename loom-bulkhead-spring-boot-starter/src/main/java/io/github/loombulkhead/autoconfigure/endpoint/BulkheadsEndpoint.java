@@ -1,9 +1,12 @@
 package io.github.loombulkhead.autoconfigure.endpoint;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -17,12 +20,15 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.util.StringUtils;
 
 /**
  * {@code /actuator/bulkheads}: every bulkhead's configuration and live state, and (when write access is
  * granted with {@code management.endpoint.bulkheads.access=unrestricted}) runtime changes of one bulkhead's
- * limit and maximum wait. A write is validated as a whole: an invalid value changes nothing.
+ * limit and maximum wait. A write is validated as a whole: an invalid value changes nothing. One bulkhead is
+ * addressed by its name written as is, slashes included ({@code /actuator/bulkheads/https://host:443}).
  */
 @Endpoint(id = "bulkheads", defaultAccess = Access.READ_ONLY)
 public class BulkheadsEndpoint {
@@ -44,10 +50,13 @@ public class BulkheadsEndpoint {
         return new BulkheadsDescriptor(bulkheads);
     }
 
-    /** One bulkhead, or 404 if there is none of that name. */
+    /**
+     * One bulkhead, or 404 if there is none of that name.
+     * @param name the name's path segments (see {@link #find(String[])})
+     */
     @ReadOperation
-    public @Nullable BulkheadDescriptor bulkhead(@Selector String name) {
-        return this.registry.find(name).map(BulkheadDescriptor::of).orElse(null);
+    public @Nullable BulkheadDescriptor bulkhead(@Selector(match = Match.ALL_REMAINING) String[] name) {
+        return find(name).map(BulkheadDescriptor::of).orElse(null);
     }
 
     /**
@@ -56,11 +65,11 @@ public class BulkheadsEndpoint {
      * invalid value; nothing is changed then
      */
     @WriteOperation
-    public BulkheadDescriptor update(@Selector String name, @Nullable Integer maxConcurrentCalls,
-            @Nullable Duration maxWaitDuration) {
-        Bulkhead bulkhead = this.registry.find(name)
-            .orElseThrow(() -> new InvalidEndpointRequestException("No bulkhead named '" + name + "'",
-                    "No bulkhead named '" + name + "'; existing bulkheads: " + bulkheads().bulkheads().keySet()));
+    public BulkheadDescriptor update(@Selector(match = Match.ALL_REMAINING) String[] name,
+            @Nullable Integer maxConcurrentCalls, @Nullable Duration maxWaitDuration) {
+        Bulkhead bulkhead = find(name).orElseThrow(() -> invalid(
+                "No bulkhead named '" + String.join("/", name) + "'; existing bulkheads: "
+                        + bulkheads().bulkheads().keySet()));
         if (maxConcurrentCalls == null && maxWaitDuration == null) {
             throw invalid("Nothing to change: give maxConcurrentCalls and/or maxWaitDuration (e.g. 30s)");
         }
@@ -75,7 +84,7 @@ public class BulkheadsEndpoint {
             check.build();
         }
         catch (IllegalArgumentException ex) {
-            throw invalid("Bulkhead '" + name + "' not changed: " + ex.getMessage());
+            throw invalid("Bulkhead '" + bulkhead.getName() + "' not changed: " + ex.getMessage());
         }
         if (maxWaitDuration != null) {
             bulkhead.changeMaxWaitDuration(maxWaitDuration);
@@ -84,6 +93,33 @@ public class BulkheadsEndpoint {
             bulkhead.changeLimit(maxConcurrentCalls);
         }
         return BulkheadDescriptor.of(bulkhead);
+    }
+
+    /**
+     * The bulkhead named by the path segments of a request. The web layers split the path at every slash and
+     * drop empty segments, so {@code https://host:443} arrives as {@code ["https:", "host:443"]}: a name matches
+     * when it splits into the same segments. An exact name wins over such a match; two such matches are refused.
+     */
+    private Optional<Bulkhead> find(String[] segments) {
+        String path = String.join("/", segments);
+        Optional<Bulkhead> exact = this.registry.find(path);
+        if (exact.isPresent()) {
+            return exact;
+        }
+        List<String> requested = segments(path);
+        List<Bulkhead> matches = this.registry.getAllBulkheads()
+            .stream()
+            .filter((bulkhead) -> segments(bulkhead.getName()).equals(requested))
+            .toList();
+        if (matches.size() > 1) {
+            throw invalid("'" + path + "' matches several bulkheads " + matches.stream().map(Bulkhead::getName).sorted()
+                .toList() + "; they differ only in repeated slashes, which a URL path cannot keep");
+        }
+        return matches.stream().findFirst();
+    }
+
+    private static List<String> segments(String name) {
+        return Arrays.asList(StringUtils.tokenizeToStringArray(name, "/", false, true));
     }
 
     private static InvalidEndpointRequestException invalid(String message) {

@@ -7,16 +7,22 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Registers the {@code bulkheads} Actuator endpoint when Actuator is present and the endpoint is available
- * (exposed and not switched off). Its default access is read-only.
+ * (exposed and not switched off), under the same switches as {@link LoomBulkheadAutoConfiguration}. Its default
+ * access is read-only.
  */
 @AutoConfiguration(after = LoomBulkheadAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBooleanProperty(name = "loom.bulkhead.enabled", matchIfMissing = true)
+@ConditionalOnThreading(Threading.VIRTUAL)
 @ConditionalOnBean(BulkheadRegistry.class)
 public final class LoomBulkheadEndpointAutoConfiguration {
 

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.AnnotatedBulkheads;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.HttpGroup;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import org.apache.commons.logging.Log;

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.AnnotatedBulkheads;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.HttpGroup;
 
 import org.springframework.core.Ordered;

@@ -4,13 +4,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -40,7 +44,9 @@ import org.springframework.web.client.RestClient;
  * gets Spring Boot's own HttpClient 5 factory with those settings and a pool sized to the limits at startup; so
  * does every client when the application's {@link ClientHttpRequestFactoryBuilderCustomizer} beans change
  * Spring Boot's HttpClient 5 factory builder (they are applied after the pool sizing, so a pool size they set
- * wins). Closes every factory it made when the application context closes.
+ * wins). Clients with the same bulkheads and settings share one factory, so one HTTP client and pool: every
+ * {@code RestClient.Builder} with per-host bulkheads, every client of one service group. Closes every factory it
+ * made when the application context closes.
  */
 public class BulkheadRequestFactories implements DisposableBean {
 
@@ -53,6 +59,9 @@ public class BulkheadRequestFactories implements DisposableBean {
     private final Queue<HttpComponentsClientHttpRequestFactory> made = new ConcurrentLinkedQueue<>();
 
     private final ReentrantLock lock = new ReentrantLock();
+
+    /** The factories made, by their bulkheads and client settings; guarded by lock. Empty: not HttpClient 5. */
+    private final Map<List<Object>, Optional<ClientHttpRequestFactory>> shared = new HashMap<>();
 
     /** Builders of service groups that got their factory here; guarded by lock, weak so builders can go. */
     private final Set<RestClient.Builder> serviceGroupClients = Collections.newSetFromMap(new WeakHashMap<>());
@@ -81,7 +90,8 @@ public class BulkheadRequestFactories implements DisposableBean {
      * {@code null} when the application's customizers chose another client than HttpClient 5.
      */
     public ClientHttpRequestFactory forBulkhead(Bulkhead bulkhead, String group) {
-        return build(PooledHttpRequestFactories.forBulkhead(bulkhead), bulkhead.getLimit(), 1, false, group);
+        return shared(List.of("bulkhead", bulkhead, String.valueOf(group)),
+                () -> build(PooledHttpRequestFactories.forBulkhead(bulkhead), bulkhead.getLimit(), 1, false, group));
     }
 
     /**
@@ -100,20 +110,42 @@ public class BulkheadRequestFactories implements DisposableBean {
      */
     public ClientHttpRequestFactory forBulkheads(Collection<Bulkhead> bulkheads, boolean unboundedCalls,
             String group) {
-        int sum = (int) Math.min(Integer.MAX_VALUE, bulkheads.stream().distinct().mapToLong(Bulkhead::getLimit).sum());
-        return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, unboundedCalls, group);
+        return shared(List.of("bulkheads", Set.copyOf(bulkheads), unboundedCalls, String.valueOf(group)), () -> {
+            int sum = (int) Math.min(Integer.MAX_VALUE,
+                    bulkheads.stream().distinct().mapToLong(Bulkhead::getLimit).sum());
+            return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, unboundedCalls, group);
+        });
     }
 
-    /** A factory for the clients of {@code group} (or a plain client for {@code null}) with per-host bulkheads. */
+    /**
+     * A factory for the clients of {@code group} (or the plain clients of every {@code RestClient.Builder} for
+     * {@code null}) with per-host bulkheads.
+     */
     public ClientHttpRequestFactory forHosts(BulkheadRegistry registry, String namePrefix, BulkheadConfig template,
             int maxHosts, String group) {
-        int perHost = registry.getAllBulkheads()
-            .stream()
-            .filter((bulkhead) -> bulkhead.getName().startsWith(namePrefix))
-            .mapToInt(Bulkhead::getLimit)
-            .reduce(template.getMaxConcurrentCalls(), Math::max);
-        return build(PooledHttpRequestFactories.forHosts(registry, namePrefix, template, maxHosts), perHost, maxHosts,
-                false, group);
+        return shared(List.of("hosts", registry, namePrefix, template, maxHosts, String.valueOf(group)), () -> {
+            int perHost = registry.getAllBulkheads()
+                .stream()
+                .filter((bulkhead) -> bulkhead.getName().startsWith(namePrefix))
+                .mapToInt(Bulkhead::getLimit)
+                .reduce(template.getMaxConcurrentCalls(), Math::max);
+            return build(PooledHttpRequestFactories.forHosts(registry, namePrefix, template, maxHosts), perHost,
+                    maxHosts, false, group);
+        });
+    }
+
+    /**
+     * The factory made for {@code key} before, or a new one: clients with the same bulkheads and settings share one
+     * HTTP client and pool (a {@code RestClient.Builder} is a new object at every injection point).
+     */
+    private ClientHttpRequestFactory shared(List<Object> key, Supplier<ClientHttpRequestFactory> factory) {
+        this.lock.lock();
+        try {
+            return this.shared.computeIfAbsent(key, (absent) -> Optional.ofNullable(factory.get())).orElse(null);
+        }
+        finally {
+            this.lock.unlock();
+        }
     }
 
     /** Whether {@code factory} was made here (so its pool is sized from the limits). */
@@ -240,6 +272,13 @@ public class BulkheadRequestFactories implements DisposableBean {
     /** Closes the HTTP clients and pools of every factory made. */
     @Override
     public void destroy() {
+        this.lock.lock();
+        try {
+            this.shared.clear();
+        }
+        finally {
+            this.lock.unlock();
+        }
         HttpComponentsClientHttpRequestFactory factory;
         while ((factory = this.made.poll()) != null) {
             try {

@@ -17,14 +17,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.http.client.ClientHttpRequestFactory;
@@ -39,15 +41,21 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
  * HttpClient 5 request factory sized from the limits when the application chose none. Ordered before
  * Spring Boot's HTTP client auto-configuration so "chose none" means the application's own beans only; a factory
  * the application sets on a client's builder is never replaced either (see {@link
- * BulkheadPoolHttpServiceGroupConfigurer}, {@link PerHostBulkheadRestClientCustomizer}).
+ * BulkheadPoolHttpServiceGroupConfigurer}, {@link PerHostBulkheadRestClientCustomizer}). Active under the same
+ * switches as {@link LoomBulkheadAutoConfiguration}, even when the application defines its own registry.
  */
 @AutoConfiguration(after = LoomBulkheadAutoConfiguration.class,
         beforeName = "org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration")
 @ConditionalOnClass({ RestClient.class, BulkheadClientHttpRequestInterceptor.class })
+@ConditionalOnBooleanProperty(name = "loom.bulkhead.enabled", matchIfMissing = true)
+@ConditionalOnThreading(Threading.VIRTUAL)
 @ConditionalOnBean(BulkheadRegistry.class)
 public final class LoomBulkheadHttpAutoConfiguration {
 
     private static final Log logger = LogFactory.getLog(LoomBulkheadHttpAutoConfiguration.class);
+
+    private static final String IMPERATIVE_FACTORY = "org.springframework.boot.http.client.autoconfigure.imperative."
+            + "ImperativeHttpClientsProperties$Factory";
 
     @Bean
     @ConditionalOnMissingBean
@@ -99,8 +107,7 @@ public final class LoomBulkheadHttpAutoConfiguration {
     @ConditionalOnClass({ PooledHttpRequestFactories.class, HttpClients.class, HttpClientSettings.class })
     @ConditionalOnBooleanProperty(name = "loom.bulkhead.http.pool.enabled", matchIfMissing = true)
     @ConditionalOnMissingBean({ ClientHttpRequestFactoryBuilder.class, ClientHttpRequestFactory.class })
-    @ConditionalOnProperty(name = "spring.http.clients.imperative.factory", havingValue = "http-components",
-            matchIfMissing = true)
+    @Conditional(OnHttpComponentsOrDefaultFactoryCondition.class)
     static class PooledRequestFactoryConfiguration {
 
         @Bean
@@ -132,9 +139,11 @@ public final class LoomBulkheadHttpAutoConfiguration {
         if (!environment.getProperty("loom.bulkhead.http.pool.enabled", Boolean.class, true)) {
             return "loom.bulkhead.http.pool.enabled=false";
         }
-        String factory = environment.getProperty("spring.http.clients.imperative.factory");
-        if (factory != null && !"http-components".equalsIgnoreCase(factory)) {
-            return "the application chose another client with spring.http.clients.imperative.factory=" + factory;
+        String factory = ClassUtils.isPresent(IMPERATIVE_FACTORY, LoomBulkheadHttpAutoConfiguration.class.getClassLoader())
+                ? OnHttpComponentsOrDefaultFactoryCondition.otherFactory(environment) : null;
+        if (factory != null) {
+            return "the application chose another client with " + OnHttpComponentsOrDefaultFactoryCondition.PROPERTY
+                    + "=" + factory;
         }
         if (!ClassUtils.isPresent("org.apache.hc.client5.http.impl.classic.HttpClients",
                 LoomBulkheadHttpAutoConfiguration.class.getClassLoader())) {

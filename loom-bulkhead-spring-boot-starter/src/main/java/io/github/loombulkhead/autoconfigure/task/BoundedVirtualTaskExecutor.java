@@ -1,6 +1,11 @@
 package io.github.loombulkhead.autoconfigure.task;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
 import io.github.loombulkhead.BoundedVirtualExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.core.task.support.TaskExecutorAdapter;
@@ -8,15 +13,32 @@ import org.springframework.core.task.support.TaskExecutorAdapter;
 /**
  * A Spring {@link org.springframework.core.task.AsyncTaskExecutor} over a {@link BoundedVirtualExecutor}:
  * what {@code @Async} uses when {@code loom.bulkhead.task-execution.enabled=true}. Shuts the executor
- * down with the application context; tasks already accepted still run.
+ * down with the application context; tasks already accepted still run, and closing the context waits for them
+ * at most the given time (Spring Boot's {@code spring.task.execution.shutdown.await-termination-period}).
  */
 public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements DisposableBean {
 
+    private static final Log logger = LogFactory.getLog(BoundedVirtualTaskExecutor.class);
+
     private final BoundedVirtualExecutor executor;
 
+    private final Duration awaitTermination;
+
+    /** An executor whose shutdown does not wait for its tasks. */
     public BoundedVirtualTaskExecutor(BoundedVirtualExecutor executor) {
+        this(executor, Duration.ZERO);
+    }
+
+    /**
+     * @param awaitTermination how long closing the context waits for accepted tasks to finish; zero: not at all
+     */
+    public BoundedVirtualTaskExecutor(BoundedVirtualExecutor executor, Duration awaitTermination) {
         super(executor);
+        if (awaitTermination == null || awaitTermination.isNegative()) {
+            throw new IllegalArgumentException("awaitTermination must be zero or positive but was " + awaitTermination);
+        }
         this.executor = executor;
+        this.awaitTermination = awaitTermination;
     }
 
     /** The executor doing the work, with its bulkhead. */
@@ -27,5 +49,18 @@ public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements D
     @Override
     public void destroy() {
         this.executor.shutdown();
+        if (this.awaitTermination.isZero()) {
+            return;
+        }
+        try {
+            if (!this.executor.awaitTermination(this.awaitTermination.toNanos(), TimeUnit.NANOSECONDS)) {
+                logger.warn("Tasks of '" + this.executor.getBulkhead().getName() + "' were still running "
+                        + this.awaitTermination + " after shutdown (spring.task.execution.shutdown."
+                        + "await-termination-period); they keep running");
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -44,14 +44,14 @@ class BulkheadsEndpointTests {
     @Test
     void readsOneBulkheadOrNothing() {
         this.registry.bulkhead("callee");
-        assertThat(this.endpoint.bulkhead("callee").name()).isEqualTo("callee");
-        assertThat(this.endpoint.bulkhead("missing")).isNull();
+        assertThat(this.endpoint.bulkhead(path("callee")).name()).isEqualTo("callee");
+        assertThat(this.endpoint.bulkhead(path("missing"))).isNull();
     }
 
     @Test
     void changesLimitAndMaxWait() {
         this.registry.bulkhead("callee");
-        BulkheadDescriptor changed = this.endpoint.update("callee", 7, Duration.ofSeconds(2));
+        BulkheadDescriptor changed = this.endpoint.update(path("callee"), 7, Duration.ofSeconds(2));
         assertThat(changed.limit()).isEqualTo(7);
         assertThat(changed.config().maxConcurrentCalls()).isEqualTo(7);
         assertThat(changed.config().maxWaitDuration()).isEqualTo("PT2S");
@@ -61,7 +61,7 @@ class BulkheadsEndpointTests {
     void invalidLimitChangesNothing() {
         Bulkhead callee = this.registry.bulkhead("callee");
         assertThatExceptionOfType(InvalidEndpointRequestException.class)
-            .isThrownBy(() -> this.endpoint.update("callee", 0, Duration.ofSeconds(1)))
+            .isThrownBy(() -> this.endpoint.update(path("callee"), 0, Duration.ofSeconds(1)))
             .withMessage("Bulkhead 'callee' not changed: maxConcurrentCalls must be at least 1 but was 0");
         assertThat(callee.getLimit()).isEqualTo(3);
         assertThat(callee.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(5));
@@ -71,7 +71,7 @@ class BulkheadsEndpointTests {
     void negativeMaxWaitChangesNothing() {
         Bulkhead callee = this.registry.bulkhead("callee");
         assertThatExceptionOfType(InvalidEndpointRequestException.class)
-            .isThrownBy(() -> this.endpoint.update("callee", 8, Duration.ofSeconds(-1)))
+            .isThrownBy(() -> this.endpoint.update(path("callee"), 8, Duration.ofSeconds(-1)))
             .withMessageContaining("maxWaitDuration must not be negative");
         assertThat(callee.getLimit()).isEqualTo(3);
     }
@@ -80,11 +80,40 @@ class BulkheadsEndpointTests {
     void unknownBulkheadAndEmptyChangeAreRejected() {
         this.registry.bulkhead("callee");
         assertThatExceptionOfType(InvalidEndpointRequestException.class)
-            .isThrownBy(() -> this.endpoint.update("missing", 4, null))
+            .isThrownBy(() -> this.endpoint.update(path("missing"), 4, null))
             .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(
                     "No bulkhead named 'missing'; existing bulkheads: [callee]"));
         assertThatExceptionOfType(InvalidEndpointRequestException.class)
-            .isThrownBy(() -> this.endpoint.update("callee", null, null))
+            .isThrownBy(() -> this.endpoint.update(path("callee"), null, null))
             .withMessageStartingWith("Nothing to change");
+    }
+
+    @Test
+    void findsANameWithSlashesFromTheSegmentsTheWebLayerPassesOn() {
+        this.registry.bulkhead("out:https://api.example.com:443");
+        // GET /actuator/bulkheads/out:https://api.example.com:443: split at slashes, empty segments dropped.
+        assertThat(this.endpoint.bulkhead(path("out:https:", "api.example.com:443")).name())
+            .isEqualTo("out:https://api.example.com:443");
+        assertThat(this.endpoint.update(path("out:https:", "api.example.com:443"), 9, null).limit()).isEqualTo(9);
+        assertThat(this.registry.bulkhead("out:https://api.example.com:443").getLimit()).isEqualTo(9);
+        assertThat(this.endpoint.bulkhead(path("out:https:", "other.example.com:443"))).isNull();
+    }
+
+    @Test
+    void anExactNameWinsAndNamesDifferingOnlyInRepeatedSlashesAreRefused() {
+        this.registry.bulkhead("a/b");
+        this.registry.bulkhead("a//b");
+        this.registry.bulkhead("c//d");
+        this.registry.bulkhead("c///d");
+        assertThat(this.endpoint.bulkhead(path("a", "b")).name()).isEqualTo("a/b");
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.bulkhead(path("c", "d")))
+            .withMessage("'c/d' matches several bulkheads [c///d, c//d]; they differ only in repeated slashes, "
+                    + "which a URL path cannot keep");
+    }
+
+    /** A name's path segments, as the web layer passes them to the endpoint. */
+    private static String[] path(String... segments) {
+        return segments;
     }
 }

@@ -25,6 +25,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.annotation.HttpExchange;
@@ -179,6 +181,24 @@ class LoomBulkheadHttpAutoConfigurationTests {
     }
 
     @Test
+    void restClientBuildersWithPerHostBulkheadsShareOneHttpClientAndPool() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.per-host.enabled=true").run((context) -> {
+            // RestClient.Builder is a prototype: each injection point gets a new builder, customized anew.
+            List<RestClient.Builder> builders = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                builders.add(context.getBean(RestClient.Builder.class));
+            }
+            ClientHttpRequestFactory first = ConnectionLimits.requestFactory(builders.get(0));
+            assertThat(context.getBean(BulkheadRequestFactories.class).isOwn(first)).isTrue();
+            assertThat(builders).allSatisfy((builder) -> assertThat(ConnectionLimits.requestFactory(builder))
+                .isSameAs(first));
+            callee.release();
+            RestClient client = builders.get(9).baseUrl(callee.baseUrl()).build();
+            assertThat(client.get().uri("/slow").retrieve().body(String.class)).isEqualTo("ok");
+        });
+    }
+
+    @Test
     void perHostInstanceSettingsOverrideTheTemplate() {
         this.contextRunner
             .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.name-prefix=host:")
@@ -271,6 +291,44 @@ class LoomBulkheadHttpAutoConfigurationTests {
     void pooledFactoryBacksOffWhenAnotherClientIsChosen() {
         this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk")
             .run((context) -> assertThat(context).doesNotHaveBean(BulkheadRequestFactories.class));
+    }
+
+    @Test
+    void pooledFactoryIsUsedWhenHttpClient5IsChosenInAnyFormSpringBootBinds() {
+        // The environment variable SPRING_HTTP_CLIENTS_IMPERATIVE_FACTORY=HTTP_COMPONENTS, as Kubernetes would set it.
+        this.contextRunner
+            .withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(
+                    new SystemEnvironmentPropertySource("test-systemEnvironment",
+                            Map.of("SPRING_HTTP_CLIENTS_IMPERATIVE_FACTORY", "HTTP_COMPONENTS"))))
+            .withPropertyValues("loom.bulkhead.http.groups.plain.bulkhead=g", "loom.bulkhead.instances.g.max-concurrent-calls=7")
+            .run((context) -> {
+                assertThat(context).hasSingleBean(BulkheadRequestFactories.class);
+                PlainClient client = context.getBean(PlainClient.class);
+                Bulkhead g = context.getBean(BulkheadRegistry.class).bulkhead("g");
+                List<Thread> callers = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    callers.add(Thread.ofVirtual().start(client::slow));
+                }
+                // 7 > HttpClient 5's default of 5 connections per route: the pool was sized from the bulkhead.
+                await().until(() -> callee.inFlight() == 7 && g.getWaitingCount() == 1);
+                callee.release();
+                for (Thread caller : callers) {
+                    caller.join(30_000);
+                }
+                assertThat(callee.maxInFlight()).isEqualTo(7);
+            });
+    }
+
+    @Test
+    void anotherClientChosenInTheEnvironmentVariableFormIsRespected(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=JDK",
+                "loom.bulkhead.http.groups.plain.bulkhead=g")
+            .run((context) -> {
+                assertThat(context).doesNotHaveBean(BulkheadRequestFactories.class);
+                context.getBean(PlainClient.class);
+                assertThat(output).contains("the application chose another client with "
+                        + "spring.http.clients.imperative.factory=JDK");
+            });
     }
 
     @Test

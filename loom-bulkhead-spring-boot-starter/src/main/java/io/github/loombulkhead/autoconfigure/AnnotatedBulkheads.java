@@ -1,4 +1,4 @@
-package io.github.loombulkhead.autoconfigure.http;
+package io.github.loombulkhead.autoconfigure;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -13,13 +13,17 @@ import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ReflectionUtils;
 
-/** The bulkhead names that {@code @Bulkhead} annotations on HTTP interfaces refer to, to size their pool. */
-final class AnnotatedBulkheads {
+/**
+ * The bulkhead names that {@code @Bulkhead} annotations on types and their methods refer to: to size the pool
+ * of HTTP interfaces, and to tell configured bulkheads that nothing uses.
+ */
+public final class AnnotatedBulkheads {
 
     private AnnotatedBulkheads() {
     }
 
-    static Set<String> of(Collection<Class<?>> types) {
+    /** Every bulkhead name that {@code @Bulkhead} on {@code types} or their methods gives. */
+    public static Set<String> of(Collection<Class<?>> types) {
         Set<String> names = new LinkedHashSet<>();
         for (Class<?> type : types) {
             add(names, MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).get(Bulkhead.class));
@@ -33,7 +37,7 @@ final class AnnotatedBulkheads {
      * Whether every call through {@code types} holds a permit: each abstract method (an HTTP exchange) carries
      * {@code @Bulkhead}, on itself or on its type.
      */
-    static boolean coverEveryMethod(Collection<Class<?>> types) {
+    public static boolean coverEveryMethod(Collection<Class<?>> types) {
         for (Class<?> type : types) {
             if (MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class)) {
                 continue;

@@ -1,0 +1,67 @@
+package io.github.loombulkhead;
+
+/**
+ * The bulkheads whose permit the current thread's call chain holds. A call chain holds at most one
+ * permit of a bulkhead: a nested call that needs a bulkhead its chain already holds (an executor
+ * task calling a client bounded by the same bulkhead, a {@code @Bulkhead} method calling another
+ * one of the same name) runs under the permit it already has instead of waiting for a second one,
+ * which could never come once every permit is held by a waiting outer call.
+ */
+public final class CallChain {
+
+    private static final ThreadLocal<Held> HELD = new ThreadLocal<>();
+
+    private CallChain() {
+    }
+
+    /** Whether the current thread runs under a permit of {@code bulkhead}. */
+    public static boolean holds(Bulkhead bulkhead) {
+        for (Held held = HELD.get(); held != null; held = held.outer) {
+            if (held.bulkhead == bulkhead) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Marks the current thread as running under a permit of {@code bulkhead} until the returned
+     * scope is closed, on the same thread.
+     */
+    public static Scope enter(Bulkhead bulkhead) {
+        Held outer = HELD.get();
+        Held held = new Held(bulkhead, outer);
+        HELD.set(held);
+        return held;
+    }
+
+    /** Marks a thread that is new and holds nothing else; cheaper than {@link #enter}. */
+    static void enterNewThread(Bulkhead bulkhead) {
+        HELD.set(new Held(bulkhead, null));
+    }
+
+    /** Ends what {@link #enterNewThread} began. */
+    static void exitNewThread() {
+        HELD.remove();
+    }
+
+    /** A permit's mark on the current thread; closing it restores the marks that were there before. */
+    public interface Scope extends AutoCloseable {
+
+        @Override
+        void close();
+    }
+
+    private record Held(Bulkhead bulkhead, Held outer) implements Scope {
+
+        @Override
+        public void close() {
+            if (this.outer != null) {
+                HELD.set(this.outer);
+            }
+            else {
+                HELD.remove();
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.github.loombulkhead.annotation;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.loombulkhead.Bulkhead;
+import org.aopalliance.intercept.MethodInvocation;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.service.annotation.HttpExchange;
+
+/**
+ * A call of an HTTP interface method that returns the response body as an {@link InputStream} (alone or in a
+ * {@link ResponseEntity}): the exchange goes on while the caller reads, so the permit is held until the stream
+ * is closed, exactly once. Loaded only when Spring Web is present.
+ */
+final class BodyStreamCall {
+
+    private BodyStreamCall() {
+    }
+
+    /** Whether {@code method} is an HTTP exchange returning {@code InputStream} or a response entity of one. */
+    static boolean returnsBodyStream(Method method, Class<?> targetClass) {
+        if (!MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(HttpExchange.class)) {
+            return false;
+        }
+        ResolvableType type = ResolvableType.forMethodReturnType(method, targetClass);
+        if (type.toClass() == ResponseEntity.class) {
+            type = type.getGeneric(0);
+        }
+        return type.toClass() == InputStream.class;
+    }
+
+    static Object invoke(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
+        bulkhead.acquirePermission();
+        Permit permit = new Permit(bulkhead);
+        Object result;
+        try {
+            result = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            permit.release();
+            throw ex;
+        }
+        if (result instanceof InputStream body) {
+            return new ReleasingStream(body, permit);
+        }
+        if (result instanceof ResponseEntity<?> entity && entity.getBody() instanceof InputStream body) {
+            return new ResponseEntity<>(new ReleasingStream(body, permit), entity.getHeaders(), entity.getStatusCode());
+        }
+        // No body to read.
+        permit.release();
+        return result;
+    }
+
+    private static final class Permit {
+
+        private final Bulkhead bulkhead;
+
+        private final long start = System.nanoTime();
+
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        Permit(Bulkhead bulkhead) {
+            this.bulkhead = bulkhead;
+        }
+
+        void release() {
+            if (this.released.compareAndSet(false, true)) {
+                this.bulkhead.onComplete(System.nanoTime() - this.start);
+            }
+        }
+    }
+
+    private static final class ReleasingStream extends FilterInputStream {
+
+        private final Permit permit;
+
+        ReleasingStream(InputStream body, Permit permit) {
+            super(body);
+            this.permit = permit;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                super.close();
+            }
+            finally {
+                this.permit.release();
+            }
+        }
+    }
+}

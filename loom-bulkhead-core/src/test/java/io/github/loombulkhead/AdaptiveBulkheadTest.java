@@ -1,0 +1,153 @@
+package io.github.loombulkhead;
+
+import java.net.SocketTimeoutException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.Outcome;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** A bulkhead whose limit an algorithm finds: samples move it, the ceiling and minimum hold. */
+class AdaptiveBulkheadTest {
+
+    private final RecordingSamples samples = new RecordingSamples();
+
+    private Bulkhead adaptive(int ceiling, int initial, int min) {
+        Bulkhead bulkhead = new Bulkhead("adaptive", BulkheadConfig.custom()
+            .maxConcurrentCalls(ceiling)
+            .adaptive(AdaptiveLimitConfig.custom()
+                .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
+                .initialLimit(initial)
+                .minLimit(min)
+                .build())
+            .build());
+        bulkhead.addListener(this.samples);
+        return bulkhead;
+    }
+
+    /** Fills every permit, then completes the calls with {@code outcome}, as a saturated caller would. */
+    private static void saturatedRound(Bulkhead bulkhead, Outcome outcome) {
+        int limit = bulkhead.getLimit();
+        long start = System.nanoTime();
+        for (int i = 0; i < limit; i++) {
+            assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        }
+        for (int i = 0; i < limit; i++) {
+            long rtt = System.nanoTime() - start;
+            bulkhead.onComplete(rtt, rtt, limit, outcome);
+        }
+    }
+
+    @Test
+    void startsAtTheInitialLimitAndTheCeilingIsTheMaxConcurrentCalls() {
+        Bulkhead bulkhead = adaptive(50, 10, 2);
+        assertThat(bulkhead.getLimit()).isEqualTo(10);
+        assertThat(bulkhead.isAdaptive()).isTrue();
+        assertThat(bulkhead.getConfig().getAdaptive().getMaxLimit()).isEqualTo(50);
+        assertThat(bulkhead.getLimitAlgorithm().getName()).isEqualTo("aimd");
+    }
+
+    @Test
+    void successfulSaturatedCallsGrowTheLimitUpToTheCeilingAndNoFurther() {
+        Bulkhead bulkhead = adaptive(50, 10, 2);
+        for (int round = 0; round < 200; round++) {
+            saturatedRound(bulkhead, Outcome.SUCCESS);
+            assertThat(bulkhead.getLimit()).isBetween(10, 50);
+        }
+        assertThat(bulkhead.getLimit()).isEqualTo(50);
+        assertThat(this.samples.outcomes).containsOnly(Outcome.SUCCESS);
+    }
+
+    @Test
+    void dropsLowerTheLimitButNeverBelowTheMinimum() {
+        Bulkhead bulkhead = adaptive(50, 40, 3);
+        int before = bulkhead.getLimit();
+        saturatedRound(bulkhead, Outcome.DROPPED);
+        assertThat(bulkhead.getLimit()).isLessThan(before);
+        for (int round = 0; round < 100; round++) {
+            saturatedRound(bulkhead, Outcome.DROPPED);
+            assertThat(bulkhead.getLimit()).isGreaterThanOrEqualTo(3);
+        }
+        assertThat(bulkhead.getLimit()).isEqualTo(3);
+        assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
+    @Test
+    void ignoredCallsGiveTheirPermitBackWithoutASample() {
+        Bulkhead bulkhead = adaptive(50, 10, 2);
+        saturatedRound(bulkhead, Outcome.IGNORED);
+        assertThat(this.samples.outcomes).isEmpty();
+        assertThat(bulkhead.getLimit()).isEqualTo(10);
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(10);
+    }
+
+    @Test
+    void changingTheLimitOfAnAdaptiveBulkheadSetsItsCeiling() {
+        Bulkhead bulkhead = adaptive(50, 30, 2);
+        bulkhead.changeLimit(20);
+        assertThat(bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(20);
+        assertThat(bulkhead.getLimit()).isEqualTo(20);
+        for (int round = 0; round < 100; round++) {
+            saturatedRound(bulkhead, Outcome.SUCCESS);
+        }
+        assertThat(bulkhead.getLimit()).isEqualTo(20);
+        bulkhead.changeLimit(40);
+        assertThat(bulkhead.getLimit()).as("the algorithm goes on from where it was").isEqualTo(20);
+        assertThatIllegalArgumentException().isThrownBy(() -> bulkhead.changeLimit(1))
+            .withMessageContaining("Bulkhead 'adaptive'");
+    }
+
+    @Test
+    void impossibleAdaptiveSettingsFailNamingTheValues() {
+        assertThatIllegalArgumentException().isThrownBy(() -> BulkheadConfig.custom()
+            .maxConcurrentCalls(10)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(20).minLimit(5).build())
+            .build()).withMessageContaining("maxConcurrentCalls 10").withMessageContaining("20");
+    }
+
+    @Test
+    void executorTasksAreSampledAsDropsOnlyForTimeoutsAndRefusedConnections() throws Exception {
+        Bulkhead bulkhead = adaptive(50, 10, 2);
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.of(bulkhead)) {
+            executor.submit(() -> "ok").get(30, TimeUnit.SECONDS);
+            catchThrowableOfType(ExecutionException.class, () -> executor.submit(() -> {
+                throw new SocketTimeoutException("read timed out");
+            }).get(30, TimeUnit.SECONDS));
+            catchThrowableOfType(ExecutionException.class, () -> executor.submit(() -> {
+                throw new IllegalStateException("the callee answered with an error");
+            }).get(30, TimeUnit.SECONDS));
+            executor.supplyAsync(() -> {
+                throw new RuntimeException(new java.net.ConnectException("refused"));
+            }).handle((value, ex) -> value).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(this.samples.outcomes).containsExactly(Outcome.SUCCESS, Outcome.DROPPED, Outcome.SUCCESS,
+                Outcome.DROPPED);
+    }
+
+    @Test
+    void aStaticBulkheadTakesNoSamples() {
+        Bulkhead bulkhead = new Bulkhead("static", BulkheadConfig.custom().maxConcurrentCalls(5).build());
+        bulkhead.addListener(this.samples);
+        saturatedRound(bulkhead, Outcome.DROPPED);
+        assertThat(bulkhead.getLimit()).isEqualTo(5);
+        assertThat(bulkhead.isAdaptive()).isFalse();
+        assertThat(this.samples.outcomes).isEmpty();
+    }
+
+    static final class RecordingSamples implements BulkheadListener {
+
+        final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onSample(Bulkhead bulkhead, long rttNanos, Outcome outcome) {
+            this.outcomes.add(outcome);
+        }
+    }
+}

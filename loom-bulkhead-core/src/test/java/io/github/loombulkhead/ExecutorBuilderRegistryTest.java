@@ -1,0 +1,68 @@
+package io.github.loombulkhead;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** {@code Builder.registry(..)}: the registry's configuration of the name wins over the builder's defaults. */
+class ExecutorBuilderRegistryTest {
+
+    private final BulkheadRegistry registry = BulkheadRegistry.builder()
+        .defaultConfig(BulkheadConfig.custom().maxConcurrentCalls(40).build())
+        .config("callee", BulkheadConfig.custom().maxConcurrentCalls(7).queueCapacity(3).build())
+        .build();
+
+    @Test
+    void theRegistrysConfigurationOfTheNameIsUsedWhenTheBulkheadDoesNotExistYet() {
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("callee").registry(this.registry).build()) {
+            assertThat(executor.getBulkhead().getLimit()).isEqualTo(7);
+            assertThat(executor.getBulkhead().getConfig().getQueueCapacity()).isEqualTo(3);
+            assertThat(executor.getBulkhead()).isSameAs(this.registry.bulkhead("callee"));
+        }
+    }
+
+    @Test
+    void builderSettingsThatAgreeWithTheRegistryAreAccepted() {
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("callee")
+            .registry(this.registry)
+            .maxConcurrentCalls(7)
+            .build()) {
+            assertThat(executor.getBulkhead().getLimit()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void builderSettingsThatContradictTheRegistryFailNamingBoth() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> BoundedVirtualExecutor.builder("callee")
+                .registry(this.registry)
+                .maxConcurrentCalls(100)
+                .maxWaitDuration(Duration.ofSeconds(5))
+                .build())
+            .withMessageContaining("Bulkhead 'callee'")
+            .withMessageContaining("maxConcurrentCalls=100 but the registry's configuration has 7")
+            .withMessageContaining("maxWaitDuration=PT5S but the registry's configuration has PT1M");
+        assertThat(this.registry.find("callee")).isEmpty();
+    }
+
+    @Test
+    void aNameWithoutItsOwnConfigurationStartsFromTheRegistryDefaultsWithTheBuilderSettings() {
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("other")
+            .registry(this.registry)
+            .queueCapacity(5)
+            .build()) {
+            assertThat(executor.getBulkhead().getLimit()).as("registry default").isEqualTo(40);
+            assertThat(executor.getBulkhead().getConfig().getQueueCapacity()).as("builder").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void withoutARegistryTheBuilderDefaultsApply() {
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("plain").build()) {
+            assertThat(executor.getBulkhead().getLimit()).isEqualTo(BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.github.loombulkhead.annotation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.BoundedVirtualExecutor;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.PooledHttpRequestFactories;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.annotation.HttpExchange;
+import org.springframework.web.service.registry.ImportHttpServices;
+
+import static io.github.loombulkhead.annotation.AnnotationTestSupport.assertAllFree;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A call chain holds at most one permit of a bulkhead: nested calls of the same bulkhead pass
+ * through under the outer permit. Before, each of these needed two permits and, with every permit
+ * held by an outer call, waited until the max wait ran out. Real loopback server, real RestClient
+ * over Apache HttpClient 5, real Spring context.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+public class NestedBulkheadCallTest {
+
+    private static final int LIMIT = 5;
+
+    private static final int TASKS = 10;
+
+    private static LoopbackServer server;
+
+    private static AnnotationConfigApplicationContext context;
+
+    private static BulkheadRegistry registry;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = LoopbackServer.start();
+        registry = BulkheadRegistry.builder()
+            .config("callee", nested())
+            .config("annotated", nested())
+            .config("service", nested())
+            .build();
+        context = new AnnotationConfigApplicationContext();
+        context.registerBean(BulkheadRegistry.class, () -> registry);
+        context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
+            .forEachClient((group, builder) -> builder.baseUrl(server.baseUrl())
+                .requestFactory(PooledHttpRequestFactories.forBulkhead(registry.bulkhead("annotated")).build())));
+        context.register(Config.class);
+        context.refresh();
+    }
+
+    private static BulkheadConfig nested() {
+        return BulkheadConfig.custom().maxConcurrentCalls(LIMIT).maxWaitDuration(Duration.ofSeconds(1)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        context.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void resetServer() {
+        server.reset();
+    }
+
+    @Test
+    void anExecutorTaskCallingAClientOfTheSameBulkheadUsesItsOwnPermit() throws Exception {
+        var bulkhead = registry.bulkhead("callee");
+        ClientHttpRequestFactory pooled = PooledHttpRequestFactories.forBulkhead(bulkhead).build();
+        RestClient client = RestClient.builder()
+            .baseUrl(server.baseUrl())
+            .requestFactory(pooled)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("callee").registry(registry).build()) {
+            for (int i = 0; i < TASKS; i++) {
+                calls.add(executor.supplyAsync(() -> client.get().uri("/slow?ms=300").retrieve().body(String.class)));
+            }
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        }
+
+        assertThat(calls).allSatisfy((call) -> assertThat(call.join()).isEqualTo("ok"));
+        assertThat(server.requests()).isEqualTo(TASKS);
+        assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
+        assertAllFree(bulkhead, TASKS);
+    }
+
+    @Test
+    void aBulkheadMethodCallingAnAnnotatedClientOfTheSameBulkheadTakesOnePermit() throws Exception {
+        Service service = context.getBean(Service.class);
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < TASKS; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> service.callThrough(300),
+                    (task) -> Thread.ofVirtual().start(task)));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+
+        assertThat(calls).allSatisfy((call) -> assertThat(call.join()).isEqualTo("ok"));
+        assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
+        assertAllFree(registry.bulkhead("annotated"), TASKS);
+    }
+
+    @Test
+    void aDefaultMethodCallingAnotherMethodOfTheSameInterfaceTakesOnePermit() throws Exception {
+        AnnotatedClient client = context.getBean(AnnotatedClient.class);
+        long before = registry.bulkhead("annotated").getPermittedCount();
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < TASKS; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> client.twice(300), (task) -> Thread.ofVirtual().start(task)));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+
+        assertThat(calls).allSatisfy((call) -> assertThat(call.join()).isEqualTo("okok"));
+        assertThat(server.requests()).isEqualTo(2 * TASKS);
+        assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
+        assertThat(registry.bulkhead("annotated").getPermittedCount() - before).isEqualTo(TASKS);
+    }
+
+    @Test
+    void anAsyncBulkheadMethodCallingASynchronousOneOfTheSameBulkheadTakesOnePermit() throws Exception {
+        Service service = context.getBean(Service.class);
+        var bulkhead = registry.bulkhead("service");
+        long before = bulkhead.getPermittedCount();
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < TASKS; i++) {
+            calls.add(service.asyncOuter(100));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+
+        assertThat(calls).allSatisfy((call) -> assertThat(call.join()).isEqualTo("inner 100"));
+        assertThat(bulkhead.getPermittedCount() - before).isEqualTo(TASKS);
+        assertThat(service.maxInner()).isEqualTo(LIMIT);
+        assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
+    @Test
+    void aDifferentBulkheadIsStillAcquired() {
+        Service service = context.getBean(Service.class);
+        var annotated = registry.bulkhead("annotated");
+        long before = annotated.getPermittedCount();
+
+        assertThat(service.otherBulkheadThenClient(10)).isEqualTo("ok");
+
+        assertThat(annotated.getPermittedCount() - before).as("the client's own bulkhead").isEqualTo(1);
+    }
+
+    /** Public, so the HTTP service proxy may invoke its default method. */
+    @Bulkhead("annotated")
+    @HttpExchange
+    public interface AnnotatedClient {
+
+        @GetExchange("/slow")
+        String slow(@RequestParam("ms") int ms);
+
+        default String twice(int ms) {
+            return slow(ms) + slow(ms);
+        }
+    }
+
+    @Component
+    static class Service {
+
+        private final AnnotatedClient client;
+
+        private final java.util.concurrent.atomic.AtomicInteger inner = new java.util.concurrent.atomic.AtomicInteger();
+
+        private final java.util.concurrent.atomic.AtomicInteger maxInner = new java.util.concurrent.atomic.AtomicInteger();
+
+        private Service self;
+
+        Service(AnnotatedClient client) {
+            this.client = client;
+        }
+
+        @org.springframework.beans.factory.annotation.Autowired
+        void setSelf(@org.springframework.context.annotation.Lazy Service self) {
+            this.self = self;
+        }
+
+        @Bulkhead("annotated")
+        public String callThrough(int ms) {
+            return this.client.slow(ms);
+        }
+
+        @Bulkhead("service")
+        public String otherBulkheadThenClient(int ms) {
+            return this.client.slow(ms);
+        }
+
+        @Bulkhead("service")
+        public CompletableFuture<String> asyncOuter(int ms) {
+            return CompletableFuture.completedFuture(this.self.inner(ms));
+        }
+
+        @Bulkhead("service")
+        public String inner(int ms) {
+            this.maxInner.accumulateAndGet(this.inner.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(ms);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            finally {
+                this.inner.decrementAndGet();
+            }
+            return "inner " + ms;
+        }
+
+        int maxInner() {
+            return this.maxInner.get();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportHttpServices(group = "nested", types = AnnotatedClient.class)
+    @org.springframework.context.annotation.Import(Service.class)
+    static class Config {
+
+        @Bean
+        static BulkheadAnnotationBeanPostProcessor bulkheadAnnotationBeanPostProcessor(BulkheadRegistry registry) {
+            return new BulkheadAnnotationBeanPostProcessor(registry);
+        }
+    }
+}

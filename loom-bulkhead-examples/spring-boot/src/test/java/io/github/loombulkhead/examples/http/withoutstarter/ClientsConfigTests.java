@@ -1,0 +1,57 @@
+package io.github.loombulkhead.examples.http.withoutstarter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.examples.GatedCallee;
+import io.github.loombulkhead.examples.http.CalleeClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Runs the "without the starter" configuration of docs/http-clients.md in a plain Spring context (no Spring
+ * Boot auto-configuration): the annotated client reaches the callee through the group's base URL, and the
+ * sized pool lets the whole limit through instead of HttpClient 5's default 5 connections per host.
+ */
+class ClientsConfigTests {
+
+    @RegisterExtension
+    final GatedCallee callee = new GatedCallee();
+
+    @Test
+    void annotatedClientIsBoundedByItsBulkheadAndNotByThePool() throws Exception {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            context.getEnvironment().getPropertySources()
+                .addFirst(new MapPropertySource("test", Map.of("callee.base-url", this.callee.baseUrl())));
+            context.register(ClientsConfig.class);
+            context.refresh();
+            CalleeClient client = context.getBean(CalleeClient.class);
+            Bulkhead bulkhead = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            List<Future<String>> calls = new ArrayList<>();
+            for (int i = 0; i < 150; i++) {
+                calls.add(callers.submit(client::slow));
+            }
+            await().until(() -> this.callee.inFlight() == 100 && bulkhead.getWaitingCount() == 50);
+            this.callee.open();
+            for (Future<String> call : calls) {
+                assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("ok");
+            }
+            assertThat(this.callee.maxInFlight()).isEqualTo(100);
+            assertThat(bulkhead.getPermittedCount()).isEqualTo(150);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.util.Arrays;
+import java.util.concurrent.Executor;
+
+import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.core.type.MethodMetadata;
+
+/**
+ * Makes the bounded executor the {@code applicationTaskExecutor} exactly when Spring Boot creates one, so it backs
+ * off as Spring Boot does: it takes the place of Spring Boot's own definition (also with
+ * {@code spring.task.execution.mode=force}, beside the application's {@code Executor} beans) and is dropped, with a
+ * WARN saying why, when Spring Boot made none (the application's own {@code Executor} beans). It is defined only
+ * after Spring Boot decided, so Spring Boot never mistakes it for an {@code Executor} of the application's.
+ */
+class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+    /** Name of the bean that makes the bounded executor; not an {@code Executor}, so Spring Boot does not back off. */
+    static final String FACTORY = "loomBulkheadApplicationTaskExecutorFactory";
+
+    private static final String APPLICATION_TASK_EXECUTOR = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
+
+    private static final String TASK_EXECUTOR = "taskExecutor";
+
+    private static final Log logger = LogFactory.getLog(ApplicationTaskExecutorRegistrar.class);
+
+    @Override
+    public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+        if (!registry.containsBeanDefinition(FACTORY)) {
+            return;
+        }
+        if (registry.containsBeanDefinition(APPLICATION_TASK_EXECUTOR)
+                && isSpringBoots(registry.getBeanDefinition(APPLICATION_TASK_EXECUTOR))) {
+            registry.removeBeanDefinition(APPLICATION_TASK_EXECUTOR);
+            registry.registerBeanDefinition(APPLICATION_TASK_EXECUTOR, boundedExecutor((BeanFactory) registry));
+            if (!registry.isBeanNameInUse(TASK_EXECUTOR)) {
+                registry.registerAlias(APPLICATION_TASK_EXECUTOR, TASK_EXECUTOR);
+            }
+            return;
+        }
+        registry.removeBeanDefinition(FACTORY);
+        logger.warn("loom.bulkhead.task-execution.enabled=true but no bounded applicationTaskExecutor was created: "
+                + reason(registry));
+    }
+
+    private static RootBeanDefinition boundedExecutor(BeanFactory beanFactory) {
+        RootBeanDefinition definition = new RootBeanDefinition(BoundedVirtualTaskExecutor.class,
+                () -> beanFactory.getBean(FACTORY, Factory.class).create());
+        // Made after its factory and destroyed before it.
+        definition.setDependsOn(FACTORY);
+        return definition;
+    }
+
+    @Override
+    public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+    }
+
+    private static boolean isSpringBoots(BeanDefinition definition) {
+        MethodMetadata factoryMethod = (definition instanceof AnnotatedBeanDefinition annotated)
+                ? annotated.getFactoryMethodMetadata() : null;
+        return factoryMethod != null && factoryMethod.getDeclaringClassName()
+            .startsWith(TaskExecutionAutoConfiguration.class.getPackageName() + ".");
+    }
+
+    private static String reason(BeanDefinitionRegistry registry) {
+        if (registry.containsBeanDefinition(APPLICATION_TASK_EXECUTOR)) {
+            return "the application defines its own applicationTaskExecutor bean";
+        }
+        String[] executors = (registry instanceof ListableBeanFactory beanFactory)
+                ? beanFactory.getBeanNamesForType(Executor.class, true, false) : new String[0];
+        if (executors.length > 0) {
+            return "like Spring Boot, it backs off because the application defines its own Executor bean(s) "
+                    + Arrays.toString(executors) + "; set spring.task.execution.mode=force to create it anyway";
+        }
+        return "Spring Boot's task execution auto-configuration (TaskExecutionAutoConfiguration) did not create "
+                + "one; it may be excluded";
+    }
+
+    /** Makes the bounded executor, with the application's settings. */
+    @FunctionalInterface
+    interface Factory {
+
+        BoundedVirtualTaskExecutor create();
+    }
+}

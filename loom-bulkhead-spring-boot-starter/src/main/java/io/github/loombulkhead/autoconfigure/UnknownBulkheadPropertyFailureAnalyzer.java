@@ -1,0 +1,73 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+/**
+ * Turns a {@code loom.bulkhead.*} key that binds nothing (a typo such as {@code max-concurent-calls}) into a
+ * startup report naming the key, where it was set and the nearest valid key. Runs before Spring Boot's
+ * generic report of unbound properties, which names no valid key.
+ */
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConfigurationPropertiesException> {
+
+    private static final String REFERENCE = "Every key is listed in the configuration reference (docs/configuration.md) "
+            + "and offered by IDE completion.";
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, UnboundConfigurationPropertiesException cause) {
+        BindException bind = findCause(rootFailure, BindException.class);
+        if (bind == null || bind.getTarget().getType().resolve() != LoomBulkheadProperties.class) {
+            return null;
+        }
+        PropertyKeys keys = new PropertyKeys(bind.getName(), LoomBulkheadProperties.class);
+        Set<ConfigurationProperty> unknown = cause.getUnboundProperties();
+        StringBuilder description = new StringBuilder((unknown.size() == 1)
+                ? "Unknown bulkhead configuration property '" + unknown.iterator().next().getName() + "':\n"
+                : "Unknown bulkhead configuration properties:\n");
+        StringBuilder action = new StringBuilder();
+        for (ConfigurationProperty property : unknown) {
+            Advice advice = advise(keys, property);
+            description.append("\n    Property: ").append(property.getName())
+                .append("\n    Value: \"").append(property.getValue()).append('"');
+            if (property.getOrigin() != null) {
+                description.append("\n    Origin: ").append(property.getOrigin());
+            }
+            description.append("\n    Reason: ").append(advice.reason()).append('\n');
+            action.append(advice.action()).append('\n');
+        }
+        action.append(REFERENCE);
+        return new FailureAnalysis(description.toString().stripTrailing(), action.toString(), cause);
+    }
+
+    private static Advice advise(PropertyKeys keys, ConfigurationProperty property) {
+        String key = property.getName().toString();
+        String nearest = keys.nearest(property.getName());
+        if (nearest != null) {
+            String reason = (nearest.contains("[") && !key.contains("["))
+                    ? "no such key; a name containing dots goes in brackets: did you mean '" + nearest + "'?"
+                    : "no such key; did you mean '" + nearest + "'?";
+            return new Advice(reason,
+                    "Rename '" + key + "' to '" + nearest + "'.");
+        }
+        List<String> endingLike = keys.endingLike(property.getName());
+        if (!endingLike.isEmpty()) {
+            return new Advice("no such key; the valid keys ending like it are " + String.join(", ", endingLike),
+                    "Replace '" + key + "' with one of " + String.join(", ", endingLike) + ".");
+        }
+        PropertyKeys.Siblings siblings = keys.siblings(property.getName());
+        return new Advice("no such key; '" + siblings.parent() + "' has the keys " + String.join(", ", siblings.names()),
+                "Remove '" + key + "' or use one of the keys of '" + siblings.parent() + "'.");
+    }
+
+    private record Advice(String reason, String action) {
+    }
+}

@@ -1,0 +1,173 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.util.Map;
+
+import io.github.loombulkhead.BoundedVirtualExecutor;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.annotation.Bulkhead;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Bulkhead names in configuration and in code that do not meet are reported at startup, instead of a bulkhead
+ * silently running with the defaults.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class BulkheadNamesReporterTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class))
+        .withPropertyValues("spring.threads.virtual.enabled=true");
+
+    @Test
+    void aDottedNameWithoutBracketsIsReportedFromBothSides(CapturedOutput output) {
+        // Spring Boot reads this as the entry 'my' with a setting 'service.max-concurrent-calls': it binds nothing.
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.my.service.max-concurrent-calls=5")
+            .withBean(DottedNameService.class)
+            .run((context) -> {
+                assertThat(context.getBean(BulkheadRegistry.class).bulkhead("my.service").getLimit()).isEqualTo(100);
+                assertThat(output).contains("WARN")
+                    .containsOnlyOnce("Bulkhead 'my' is configured (loom.bulkhead.instances.my) but nothing refers to "
+                            + "it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async "
+                            + "executor names it. Similar names in use: [my.service]; to configure 'my.service', write "
+                            + "loom.bulkhead.instances[my.service].max-concurrent-calls (brackets keep dots and "
+                            + "capitals; environment variables keep neither, so use lower-case names with dashes "
+                            + "there). Ignore this if application code asks the BulkheadRegistry for 'my' by name.")
+                    .containsOnlyOnce("Bulkhead 'my.service' has no entry under loom.bulkhead.instances and runs with "
+                            + "loom.bulkhead.defaults, but similarly named entries exist: [loom.bulkhead.instances.my]. "
+                            + "Names are matched exactly: write loom.bulkhead.instances[my.service].max-concurrent-calls");
+            });
+    }
+
+    @Test
+    void anEntryForTheFirstPartOfADottedNameIsReported(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.my.max-concurrent-calls=5")
+            .withBean(DottedNameService.class)
+            .run((context) -> assertThat(output)
+                .containsOnlyOnce("Bulkhead 'my' is configured (loom.bulkhead.instances.my) but nothing refers to it")
+                .containsOnlyOnce("Bulkhead 'my.service' has no entry under loom.bulkhead.instances and runs with "
+                        + "loom.bulkhead.defaults, but similarly named entries exist: [loom.bulkhead.instances.my]."));
+    }
+
+    @Test
+    void anUpperCaseNameConfiguredByAnEnvironmentVariableIsReported(CapturedOutput output) {
+        this.contextRunner
+            .withInitializer((context) -> context.getEnvironment().getPropertySources().replace(
+                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                    new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                            Map.of("LOOM_BULKHEAD_INSTANCES_MYSERVICE_MAXCONCURRENTCALLS", "5"))))
+            .withBean(UpperCaseNameService.class)
+            .run((context) -> {
+                // The environment variable binds the entry 'myservice': it cannot spell 'MyService'.
+                assertThat(context.getBean(LoomBulkheadProperties.class).getInstances()).containsOnlyKeys("myservice");
+                assertThat(context.getBean(BulkheadRegistry.class).bulkhead("MyService").getLimit()).isEqualTo(100);
+                assertThat(output)
+                    .containsOnlyOnce("Bulkhead 'myservice' is configured (loom.bulkhead.instances.myservice) but "
+                            + "nothing refers to it")
+                    .containsOnlyOnce("Similar names in use: [MyService]")
+                    .containsOnlyOnce("Bulkhead 'MyService' has no entry under loom.bulkhead.instances and runs with "
+                            + "loom.bulkhead.defaults, but similarly named entries exist: "
+                            + "[loom.bulkhead.instances.myservice].");
+            });
+    }
+
+    @Test
+    void aBulkheadCreatedLaterWithASimilarNameIsReportedWhenCreated(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.reports.max-concurrent-calls=5")
+            .withBean(ReportsService.class)
+            .run((context) -> {
+                assertThat(output).doesNotContain("similarly named entries exist");
+                context.getBean(BulkheadRegistry.class).bulkhead("Reports");
+                assertThat(output).containsOnlyOnce("Bulkhead 'Reports' has no entry under loom.bulkhead.instances "
+                        + "and runs with loom.bulkhead.defaults, but similarly named entries exist: "
+                        + "[loom.bulkhead.instances.reports].");
+            });
+    }
+
+    @Test
+    void aDottedNameInBracketsBindsAndIsNotReported(CapturedOutput output) {
+        this.contextRunner
+            .withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(
+                    "brackets", Map.of("loom.bulkhead.instances[my.service].max-concurrent-calls", "5"))))
+            .withBean(DottedNameService.class)
+            .run((context) -> {
+                assertThat(context.getBean(BulkheadRegistry.class).bulkhead("my.service").getLimit()).isEqualTo(5);
+                assertThat(output).doesNotContain("nothing refers to it").doesNotContain("similarly named");
+            });
+    }
+
+    @Test
+    void entriesUsedByAnnotationsGroupsExecutorsAndHostsAreNotReported(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.instances.reports.max-concurrent-calls=5",
+                    "loom.bulkhead.instances.grouped.max-concurrent-calls=5", "loom.bulkhead.http.groups.g.bulkhead=grouped",
+                    "loom.bulkhead.instances.application-task-executor.max-concurrent-calls=5",
+                    "loom.bulkhead.task-execution.enabled=true",
+                    "loom.bulkhead.instances.batch.max-concurrent-calls=5",
+                    "loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.name-prefix=host:")
+            .withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(
+                    "host", Map.of("loom.bulkhead.instances[host:https://api.example.com:443].max-concurrent-calls",
+                            "5"))))
+            .withBean(ReportsService.class)
+            .withUserConfiguration(ExecutorConfiguration.class)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(LoomBulkheadProperties.class).getInstances()).hasSize(5);
+                assertThat(output).doesNotContain("nothing refers to it").doesNotContain("similarly named");
+            });
+    }
+
+    @Test
+    void anEntryNothingUsesWithoutASimilarNameIsReported(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.orphan.max-concurrent-calls=5")
+            .run((context) -> assertThat(output).containsOnlyOnce("Bulkhead 'orphan' is configured "
+                    + "(loom.bulkhead.instances.orphan) but nothing refers to it: no @Bulkhead, HTTP service group, "
+                    + "per-host client, bounded executor bean or @Async executor names it. Check the name. Ignore this "
+                    + "if application code asks the BulkheadRegistry for 'orphan' by name."));
+    }
+
+    static class DottedNameService {
+
+        @Bulkhead("my.service")
+        public String call() {
+            return "done";
+        }
+    }
+
+    static class UpperCaseNameService {
+
+        @Bulkhead("MyService")
+        public String call() {
+            return "done";
+        }
+    }
+
+    static class ReportsService {
+
+        @Bulkhead("reports")
+        public String call() {
+            return "done";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ExecutorConfiguration {
+
+        @Bean(destroyMethod = "shutdown")
+        BoundedVirtualExecutor batchExecutor(BoundedVirtualExecutors executors) {
+            return executors.create("batch");
+        }
+    }
+}

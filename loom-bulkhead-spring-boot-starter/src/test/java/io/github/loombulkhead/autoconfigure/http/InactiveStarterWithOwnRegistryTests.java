@@ -1,0 +1,130 @@
+package io.github.loombulkhead.autoconfigure.http;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadInactiveAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties;
+import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
+import io.github.loombulkhead.autoconfigure.endpoint.LoomBulkheadEndpointAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.metrics.BulkheadMetrics;
+import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.service.registry.ImportHttpServices;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The set-up documented for applications without the starter (docs/http-clients.md: their own
+ * {@link BulkheadRegistry} and {@link BulkheadAnnotationBeanPostProcessor}) keeps working with the starter on the
+ * class path while the starter is inactive: the starter adds nothing and does not claim the calls are unbounded.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class InactiveStarterWithOwnRegistryTests {
+
+    private static final Callee callee = Callee.start();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                LoomBulkheadInactiveAutoConfiguration.class, LoomBulkheadHttpAutoConfiguration.class,
+                LoomBulkheadMetricsAutoConfiguration.class, LoomBulkheadEndpointAutoConfiguration.class,
+                HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
+                HttpServiceClientPropertiesAutoConfiguration.class, RestClientAutoConfiguration.class,
+                HttpServiceClientAutoConfiguration.class))
+        .withUserConfiguration(WithoutTheStarterConfiguration.class)
+        .withBean(SimpleMeterRegistry.class)
+        .withPropertyValues("spring.http.serviceclient.recipe.base-url=" + callee.baseUrl(),
+                "management.endpoints.web.exposure.include=bulkheads", "loom.bulkhead.http.per-host.enabled=true");
+
+    @BeforeEach
+    void holdRequests() {
+        callee.reset();
+    }
+
+    @AfterAll
+    static void stopCallee() {
+        callee.close();
+    }
+
+    @Test
+    void ownRegistryWithPlatformThreads(CapturedOutput output) {
+        this.contextRunner.run((context) -> assertTheApplicationsOwnBulkheadBoundsTheCalls(context));
+        assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+    }
+
+    @Test
+    void ownRegistryWithLoomBulkheadDisabled(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.enabled=false")
+            .run((context) -> assertTheApplicationsOwnBulkheadBoundsTheCalls(context));
+        assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+    }
+
+    private void assertTheApplicationsOwnBulkheadBoundsTheCalls(AssertableApplicationContext context)
+            throws InterruptedException {
+        assertThat(context).hasNotFailed()
+            .doesNotHaveBean(LoomBulkheadProperties.class)
+            .doesNotHaveBean(BulkheadHttpServiceGroupConfigurer.class)
+            .doesNotHaveBean(PerHostBulkheadRestClientCustomizer.class)
+            .doesNotHaveBean(BulkheadRequestFactories.class)
+            .doesNotHaveBean(BulkheadMetrics.class)
+            .doesNotHaveBean(BulkheadsEndpoint.class);
+        assertThat(context).getBean(BulkheadRegistry.class).isSameAs(WithoutTheStarterConfiguration.REGISTRY);
+        CalleeClient client = context.getBean(CalleeClient.class);
+        Bulkhead x = WithoutTheStarterConfiguration.REGISTRY.bulkhead("x");
+        long completedBefore = x.getCompletedCount();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            callers.add(Thread.ofVirtual().start(client::slow));
+        }
+        await().until(() -> callee.inFlight() == 2 && x.getWaitingCount() == 1);
+        callee.release();
+        for (Thread caller : callers) {
+            caller.join(30_000);
+        }
+        assertThat(callee.maxInFlight()).isEqualTo(2);
+        assertThat(x.getCompletedCount() - completedBefore).isEqualTo(3);
+    }
+
+    /** The recipe of docs/http-clients.md, "Without the starter". */
+    @Configuration(proxyBeanMethods = false)
+    @ImportHttpServices(group = "recipe", types = CalleeClient.class)
+    static class WithoutTheStarterConfiguration {
+
+        static final BulkheadRegistry REGISTRY = BulkheadRegistry.builder()
+            .config("x", BulkheadConfig.custom().maxConcurrentCalls(2).build())
+            .build();
+
+        @Bean
+        static BulkheadRegistry bulkheadRegistry() {
+            return REGISTRY;
+        }
+
+        @Bean
+        static BulkheadAnnotationBeanPostProcessor bulkheadAnnotationBeanPostProcessor(BulkheadRegistry registry) {
+            return new BulkheadAnnotationBeanPostProcessor(registry);
+        }
+    }
+}

@@ -9,7 +9,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.sample.Mode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +31,15 @@ class ModesTest {
     /** Below the Netflix algorithms' initial limit (20), so that their ceiling shows within a few tasks. */
     private static final int ADAPTIVE_MAX_LIMIT = 12;
 
-    private final BulkheadRegistry registry = BulkheadRegistry.builder().build();
+    /** Ceiling of the adaptive bulkhead, as the starter would configure it. */
+    private static final int ADAPTIVE_CEILING = 300;
+
+    private final BulkheadRegistry registry = BulkheadRegistry.builder()
+        .config(Modes.ADAPTIVE_BULKHEAD_NAME, BulkheadConfig.custom()
+            .maxConcurrentCalls(ADAPTIVE_CEILING)
+            .adaptive(AdaptiveLimitConfig.ofDefaults())
+            .build())
+        .build();
 
     private final Modes modes = new Modes(this.registry, ADAPTIVE_MAX_LIMIT);
 
@@ -79,16 +90,16 @@ class ModesTest {
     }
 
     @Test
-    void adaptiveModeLeavesTheLimitToTheBulkheadAndSetsOnlyTheWait() {
-        int configured = this.registry.bulkhead(Modes.ADAPTIVE_BULKHEAD_NAME).getLimit();
+    void adaptiveModeLeavesTheLimitToTheAlgorithmAndSetsOnlyTheWait() {
+        Bulkhead bulkhead = this.registry.bulkhead(Modes.ADAPTIVE_BULKHEAD_NAME);
         try (ConcurrencyStrategy strategy = this.modes.create(Mode.LOOM_BULKHEAD_ADAPTIVE, TASKS, LIMIT,
                 Duration.ofSeconds(42))) {
-            assertThat(this.registry.bulkhead(Modes.ADAPTIVE_BULKHEAD_NAME).getLimit()).isEqualTo(configured)
-                .isNotEqualTo(LIMIT);
-            assertThat(this.registry.bulkhead(Modes.ADAPTIVE_BULKHEAD_NAME).getConfig().getMaxWaitDuration())
-                .isEqualTo(Duration.ofSeconds(42));
+            assertThat(bulkhead.isAdaptive()).isTrue();
+            assertThat(bulkhead.getLimit()).isEqualTo(AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT);
+            assertThat(bulkhead.getConfig().getMaxConcurrentCalls()).as("ceiling").isEqualTo(ADAPTIVE_CEILING);
+            assertThat(bulkhead.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(42));
             assertThat(strategy).isInstanceOf(VirtualUnboundedStrategy.class);
-            assertThat(strategy.limit()).hasValue(configured);
+            assertThat(strategy.limit()).hasValue(AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT);
         }
     }
 

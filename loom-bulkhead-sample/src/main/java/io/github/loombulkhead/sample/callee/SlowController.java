@@ -21,6 +21,7 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code GET /api/test/slow}: answers after the configured latency, holding a Tomcat worker (a platform
  * thread) the whole time, so the callee serves at most {@code capacity} requests at once and queues the rest.
+ * {@code POST /api/test/capacity} changes that number over time.
  */
 @RestController
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "callee")

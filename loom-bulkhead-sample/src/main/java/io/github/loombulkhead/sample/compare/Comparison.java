@@ -124,6 +124,7 @@ public final class Comparison {
                         + System.getProperty("os.arch"),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), s.adaptiveMaxLimit(),
+                s.modes().contains(Mode.LOOM_BULKHEAD_ADAPTIVE) ? this.runner.adaptiveAlgorithm() : null,
                 s.capacityChanges(), s.littlesLawBound().toMillis());
     }
 

@@ -101,6 +101,11 @@ public final class ModeRunner {
         }
     }
 
+    /** The algorithm of {@code loom-bulkhead-adaptive}'s bulkhead, or {@code null} when it has none. */
+    public @Nullable String adaptiveAlgorithm() {
+        return this.modes.adaptiveAlgorithm();
+    }
+
     /** Whether a run is in progress right now. */
     public boolean isRunning() {
         return this.running.isLocked();

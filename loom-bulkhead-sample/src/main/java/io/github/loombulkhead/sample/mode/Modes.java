@@ -77,6 +77,18 @@ public final class Modes {
         return starterBulkhead(ADAPTIVE_BULKHEAD_NAME, Mode.LOOM_BULKHEAD_ADAPTIVE);
     }
 
+    /**
+     * The name of the algorithm behind {@code loom-bulkhead-adaptive}, such as {@code gradient}; {@code null} when
+     * the starter is off or the bulkhead is not adaptive.
+     */
+    public @Nullable String adaptiveAlgorithm() {
+        if (this.registry == null) {
+            return null;
+        }
+        Bulkhead bulkhead = this.registry.bulkhead(ADAPTIVE_BULKHEAD_NAME);
+        return bulkhead.isAdaptive() ? bulkhead.getLimitAlgorithm().getName() : null;
+    }
+
     private Bulkhead starterBulkhead(String name, Mode mode) {
         if (this.registry == null) {
             throw new IllegalStateException("Mode " + mode + " needs the loom-bulkhead starter, which is active "

@@ -36,7 +36,9 @@ final class ScenarioText {
 
     static String describe(ScenarioReport s) {
         return Formats.count(s.requests()) + " requests at once, limit " + Formats.count(s.limit())
-                + " (adaptive modes at most " + Formats.count(s.adaptiveMaxLimit()) + "); callee: "
+                + " (adaptive modes at most " + Formats.count(s.adaptiveMaxLimit())
+                + ((s.adaptiveAlgorithm() != null) ? ", loom-bulkhead-adaptive with " + s.adaptiveAlgorithm() : "")
+                + "); callee: "
                 + Formats.count(s.calleeCapacity()) + " worker threads" + Formats.capacityChanges(s.capacityChanges())
                 + ", " + Formats.millis(s.calleeLatencyMs()) + " per request (Little's-law bound "
                 + Formats.seconds(s.littlesLawBoundMs()) + "); read timeout " + Formats.millis(s.readTimeoutMs())

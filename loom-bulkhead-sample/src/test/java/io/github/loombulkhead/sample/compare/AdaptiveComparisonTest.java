@@ -90,6 +90,7 @@ class AdaptiveComparisonTest {
     void boundFollowsTheCapacityChangeAndTheCalleeChangedItsWorkers() throws Exception {
         assertThat(report.scenario().capacityChanges()).containsExactly(new CapacityChange(20, 1_000));
         assertThat(report.scenario().adaptiveMaxLimit()).isEqualTo(MAX_LIMIT);
+        assertThat(report.scenario().adaptiveAlgorithm()).isEqualTo(AdaptiveLimitConfig.DEFAULT_ALGORITHM.getName());
         assertThat(report.scenario().littlesLawBoundMs()).isEqualTo(3_000);
         for (RunReport run : report.runs()) {
             assertThat(run.littlesLawBoundMs()).isEqualTo(3_000);

@@ -65,7 +65,7 @@ final class SampleReports {
     private static ScenarioReport scenario(List<String> modes, List<CapacityChange> changes, long boundMs) {
         return new ScenarioReport(1_000, 100, 200, 300, 500, "25.0.3", 2, 500, "default", modes, 1_073_741_824L, 500,
                 100, true, true, "OpenJDK 64-Bit Server VM 25.0.3+9", "Linux 6.1 amd64", "2026-01-01T00:00:00Z", 0.42,
-                1_000, changes, boundMs);
+                1_000, modes.contains("loom-bulkhead-adaptive") ? "gradient" : null, changes, boundMs);
     }
 
     private static RunReport run(String mode, int succeeded, int failed, long durationMs, long boundMs,

@@ -17,6 +17,15 @@ class TomcatWorkers implements ApplicationListener<WebServerInitializedEvent> {
 
     private volatile @Nullable ThreadPoolExecutor executor;
 
+    /** Workers of the connector, known once the web server has started. */
+    TomcatWorkers() {
+    }
+
+    /** Workers of {@code executor}. */
+    TomcatWorkers(ThreadPoolExecutor executor) {
+        this.executor = executor;
+    }
+
     @Override
     public void onApplicationEvent(WebServerInitializedEvent event) {
         if (event.getWebServer() instanceof TomcatWebServer tomcat) {

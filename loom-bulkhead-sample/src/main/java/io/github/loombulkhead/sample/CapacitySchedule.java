@@ -17,18 +17,12 @@ public record CapacitySchedule(int initial, List<CapacityChange> changes) {
             throw new IllegalArgumentException("initial must be at least 1, but was " + initial);
         }
         changes = List.copyOf(changes);
-    }
-
-    /** Worker threads {@code sinceStart} after the mode started. */
-    public int capacityAt(Duration sinceStart) {
-        int capacity = this.initial;
-        for (CapacityChange change : this.changes) {
-            if (sinceStart.toMillis() < change.atMs()) {
-                break;
+        for (int i = 1; i < changes.size(); i++) {
+            if (changes.get(i).atMs() <= changes.get(i - 1).atMs()) {
+                throw new IllegalArgumentException("changes must be in increasing time, but " + changes.get(i)
+                        + " comes after " + changes.get(i - 1));
             }
-            capacity = change.capacity();
         }
-        return capacity;
     }
 
     /** The fewest worker threads at any time. */

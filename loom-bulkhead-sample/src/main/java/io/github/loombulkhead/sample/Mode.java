@@ -62,15 +62,6 @@ public enum Mode {
         return this != VIRTUAL_UNBOUNDED;
     }
 
-    /**
-     * Whether the mode finds its limit while it runs (never above {@code loom.sample.adaptive.max-limit}) instead
-     * of using {@code loom.sample.limit}.
-     */
-    public boolean isAdaptive() {
-        return this == LOOM_BULKHEAD_ADAPTIVE || this == NETFLIX_GRADIENT2 || this == NETFLIX_VEGAS
-                || this == NETFLIX_AIMD;
-    }
-
     /** All mode ids in the order the comparison runs them by default. */
     public static List<String> ids() {
         return Arrays.stream(values()).map(Mode::id).toList();

@@ -7,8 +7,9 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** {@code capacity@time} parsing, the capacity at a time, and the piecewise Little's-law bound. */
+/** {@code capacity@time} parsing, the fewest workers, and the piecewise Little's-law bound. */
 class CapacityScheduleTest {
 
     private static final String PROPERTY = "loom.sample.callee.capacity-changes";
@@ -44,15 +45,19 @@ class CapacityScheduleTest {
     }
 
     @Test
-    void capacityAtATimeIsTheLastChangeReached() {
-        CapacitySchedule schedule = new CapacitySchedule(200,
-                List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 6_000)));
-        assertThat(schedule.capacityAt(Duration.ZERO)).isEqualTo(200);
-        assertThat(schedule.capacityAt(Duration.ofMillis(1_999))).isEqualTo(200);
-        assertThat(schedule.capacityAt(Duration.ofMillis(2_000))).isEqualTo(60);
-        assertThat(schedule.capacityAt(Duration.ofMillis(5_999))).isEqualTo(60);
-        assertThat(schedule.capacityAt(Duration.ofSeconds(60))).isEqualTo(100);
-        assertThat(schedule.minimum()).isEqualTo(60);
+    void minimumIsTheFewestWorkersAtAnyTime() {
+        assertThat(new CapacitySchedule(200, List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 6_000)))
+            .minimum()).isEqualTo(60);
+        assertThat(new CapacitySchedule(50, List.of(new CapacityChange(200, 1_000))).minimum()).isEqualTo(50);
+        assertThat(new CapacitySchedule(50, List.of()).minimum()).isEqualTo(50);
+    }
+
+    @Test
+    void scheduleRejectsChangesOutOfOrder() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> new CapacitySchedule(200,
+                    List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 2_000))))
+            .withMessageContaining("changes must be in increasing time");
     }
 
     @Test

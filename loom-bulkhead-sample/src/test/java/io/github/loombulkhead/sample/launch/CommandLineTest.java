@@ -62,6 +62,17 @@ class CommandLineTest {
     }
 
     @Test
+    void capacityChangesOutOfOrderAreRejectedNamingTheEntry() throws Exception {
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
+                List.of("--loom.sample.run=compare", "--loom.sample.callee.capacity-changes=60@2s,200@1s"))) {
+            assertThat(sample.exitCode(TIMEOUT)).isEqualTo(SampleArgumentException.EXIT_CODE);
+            assertThat(sample.output()).contains("loom.sample.callee.capacity-changes must list its changes in "
+                    + "increasing time, but '200@1s' comes after 2000ms in '60@2s,200@1s'")
+                .doesNotContain("Callee started");
+        }
+    }
+
+    @Test
     void annotatedClientModeWithoutTheStarterIsRejectedBeforeAnythingRuns() throws Exception {
         try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
                 List.of("--loom.sample.run=compare", "--loom.bulkhead.enabled=false",

@@ -1,6 +1,5 @@
 package io.github.loombulkhead;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
@@ -62,8 +60,6 @@ import java.util.function.UnaryOperator;
  * the task's permit instead of waiting for a second one.
  */
 public final class BoundedVirtualExecutor extends AbstractExecutorService implements AutoCloseable {
-
-    private static final System.Logger logger = System.getLogger(BoundedVirtualExecutor.class.getName());
 
     private final Bulkhead bulkhead;
 
@@ -139,8 +135,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     /** A task that has to wait gets a queue entry; one of this executor's own futures also expires. */
     private void enqueue(Runnable task, Runnable command) {
         OwnTask own = (command instanceof OwnTask candidate && candidate.executor() == this) ? candidate : null;
-        QueuedTask queued = (task == command) ? new QueuedTask(command, own != null)
-                : new DecoratedQueuedTask(task, command, own != null);
+        QueuedTask queued = QueuedTask.of(this, task, command, own != null);
         if (own != null) {
             own.queuedAs(queued);
         }
@@ -161,7 +156,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
      */
     public <T> CompletableFuture<T> supplyAsync(Supplier<T> supplier) {
         Objects.requireNonNull(supplier, "supplier must not be null");
-        BulkheadCompletableFuture<T> future = new BulkheadCompletableFuture<>(supplier);
+        ExecutorCompletableFuture<T> future = new ExecutorCompletableFuture<>(this, supplier);
         try {
             execute(future);
         }
@@ -182,12 +177,12 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-        return new BulkheadFutureTask<>(Objects.requireNonNull(runnable, "task must not be null"), value);
+        return new ExecutorFutureTask<>(this, Objects.requireNonNull(runnable, "task must not be null"), value);
     }
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-        return new BulkheadFutureTask<>(Objects.requireNonNull(callable, "task must not be null"));
+        return new ExecutorFutureTask<>(this, Objects.requireNonNull(callable, "task must not be null"));
     }
 
     @Override
@@ -217,11 +212,11 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
         long deadline = System.nanoTime() + nanos;
         BlockingQueue<Future<T>> done = new LinkedBlockingQueue<>();
-        List<BulkheadFutureTask<T>> futures = new ArrayList<>(tasks.size());
+        List<ExecutorFutureTask<T>> futures = new ArrayList<>(tasks.size());
         try {
             for (Callable<T> task : tasks) {
-                BulkheadFutureTask<T> future = new InvokeAnyTask<>(Objects.requireNonNull(task,
-                        "task must not be null"), done);
+                ExecutorFutureTask<T> future = new ExecutorFutureTask.Collected<>(this,
+                        Objects.requireNonNull(task, "task must not be null"), done);
                 futures.add(future);
                 try {
                     execute(future);
@@ -249,7 +244,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             throw last;
         }
         finally {
-            for (BulkheadFutureTask<T> future : futures) {
+            for (ExecutorFutureTask<T> future : futures) {
                 future.cancel(true);
             }
         }
@@ -266,7 +261,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
     }
 
-    private void start(Runnable task, Runnable command) {
+    void start(Runnable task, Runnable command) {
         Thread thread = this.threadFactory.newThread(() -> run(task, command));
         if (thread == null) {
             throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
@@ -307,12 +302,12 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     }
 
     /** Gives the permit of a task that ran back, with the sample an adaptive limit takes from it. */
-    private void completed(long startedAt, int inflight, Throwable failure) {
+    void completed(long startedAt, int inflight, Throwable failure) {
         long ran = System.nanoTime() - startedAt;
         this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
     }
 
-    private void taskEnded() {
+    void taskEnded() {
         if (this.outstanding.decrementAndGet() == 0 && this.shutdown) {
             this.terminated.countDown();
         }
@@ -336,7 +331,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         this.stopped = true;
         shutdown();
         List<Runnable> neverStarted = new ArrayList<>();
-        for (Bulkhead.Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
+        for (Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
             QueuedTask queued = (QueuedTask) waiter;
             neverStarted.add(queued.command());
             if (queued.command() instanceof OwnTask own && own.executor() == this) {
@@ -369,290 +364,6 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     @Override
     public String toString() {
         return "BoundedVirtualExecutor[" + this.bulkhead + ", shutdown=" + this.shutdown + "]";
-    }
-
-    /** A task whose future this executor created, so it can be told of a rejection. */
-    private interface OwnTask {
-
-        BoundedVirtualExecutor executor();
-
-        void queuedAs(QueuedTask queued);
-
-        void startedAt(long nanos, int inflight);
-
-        /** Whether the caller, the first to ask, records the completion (and gives the permit back). */
-        boolean claimCompletion();
-
-        boolean isDone();
-
-        void reject(RuntimeException rejection);
-
-        void failToStart(Throwable failure);
-    }
-
-    /** A task waiting for a permit, as submitted. */
-    private class QueuedTask extends Bulkhead.Waiter {
-
-        private final Runnable command;
-
-        QueuedTask(Runnable command, boolean expires) {
-            super(expires);
-            this.command = command;
-        }
-
-        /** The task as submitted. */
-        Runnable command() {
-            return this.command;
-        }
-
-        /** The task to run: the command, or what the task decorator made of it. */
-        Runnable task() {
-            return this.command;
-        }
-
-        BoundedVirtualExecutor owner() {
-            return BoundedVirtualExecutor.this;
-        }
-
-        @Override
-        protected boolean onPermit(long waitNanos) {
-            Runnable command = command();
-            if (command instanceof Future<?> future && future.isDone()) {
-                // Cancelled while the permit was on its way: no thread for a task that will not run.
-                taskEnded();
-                return false;
-            }
-            try {
-                start(task(), command);
-                return true;
-            }
-            catch (RuntimeException | Error ex) {
-                if (command instanceof OwnTask own && expires()) {
-                    own.failToStart(ex);
-                }
-                logger.log(Level.ERROR, "Bulkhead '" + BoundedVirtualExecutor.this.bulkhead.getName()
-                        + "' could not start a task", ex);
-                taskEnded();
-                return false;
-            }
-        }
-
-        @Override
-        protected void onReject(BulkheadRejectedException rejection) {
-            try {
-                if (command() instanceof OwnTask own && expires()) {
-                    own.reject(rejection);
-                }
-                else {
-                    // Foreign tasks never expire; nothing else rejects a queued task.
-                    logger.log(Level.WARNING, rejection.getMessage() + "; task " + command() + " did not run");
-                }
-            }
-            finally {
-                taskEnded();
-            }
-        }
-    }
-
-    /** A waiting task that the task decorator wrapped: the wrapper runs, the command is what was submitted. */
-    private final class DecoratedQueuedTask extends QueuedTask {
-
-        private final Runnable task;
-
-        DecoratedQueuedTask(Runnable task, Runnable command, boolean expires) {
-            super(command, expires);
-            this.task = task;
-        }
-
-        @Override
-        Runnable task() {
-            return this.task;
-        }
-    }
-
-    /** The future of a submitted task; cancelling it while it waits takes it out of the queue. */
-    private class BulkheadFutureTask<V> extends FutureTask<V> implements OwnTask {
-
-        /** {@link #inflight} once the completion was recorded. */
-        private static final int CLAIMED = Integer.MIN_VALUE;
-
-        private volatile QueuedTask queued;
-
-        /** Written and read on the thread that runs the task; 0 until it runs. */
-        private long startedAt;
-
-        private int inflight;
-
-        BulkheadFutureTask(Callable<V> callable) {
-            super(callable);
-        }
-
-        BulkheadFutureTask(Runnable runnable, V result) {
-            super(runnable, result);
-        }
-
-        @Override
-        public BoundedVirtualExecutor executor() {
-            return BoundedVirtualExecutor.this;
-        }
-
-        @Override
-        public void queuedAs(QueuedTask queued) {
-            this.queued = queued;
-        }
-
-        @Override
-        public void startedAt(long nanos, int inflight) {
-            this.startedAt = nanos;
-            this.inflight = inflight;
-        }
-
-        @Override
-        public boolean claimCompletion() {
-            boolean first = this.inflight != CLAIMED;
-            this.inflight = CLAIMED;
-            return first;
-        }
-
-        @Override
-        public void reject(RuntimeException rejection) {
-            super.setException(rejection);
-        }
-
-        @Override
-        public void failToStart(Throwable failure) {
-            super.setException(failure);
-        }
-
-        @Override
-        protected void set(V value) {
-            recordCompletion(null);
-            super.set(value);
-        }
-
-        @Override
-        protected void setException(Throwable failure) {
-            recordCompletion(failure);
-            super.setException(failure);
-        }
-
-        /** Called on the running thread: the completion is counted before the future completes. */
-        private void recordCompletion(Throwable failure) {
-            int inflightAtStart = this.inflight;
-            if (this.startedAt != 0 && claimCompletion()) {
-                completed(this.startedAt, inflightAtStart, failure);
-            }
-        }
-
-        @Override
-        protected void done() {
-            QueuedTask waiting = this.queued;
-            if (isCancelled() && waiting != null && BoundedVirtualExecutor.this.bulkhead.withdraw(waiting)) {
-                taskEnded();
-            }
-        }
-    }
-
-    /** A task of {@link #invokeAny}: also reports to the queue where invokeAny collects finished tasks. */
-    private final class InvokeAnyTask<V> extends BulkheadFutureTask<V> {
-
-        private final BlockingQueue<Future<V>> completions;
-
-        InvokeAnyTask(Callable<V> callable, BlockingQueue<Future<V>> completions) {
-            super(callable);
-            this.completions = completions;
-        }
-
-        @Override
-        protected void done() {
-            super.done();
-            this.completions.add(this);
-        }
-    }
-
-    /** The future of {@link #supplyAsync}: runs as a task, completes after its permit is given back. */
-    private final class BulkheadCompletableFuture<T> extends CompletableFuture<T> implements Runnable, OwnTask {
-
-        private final Supplier<T> supplier;
-
-        private volatile QueuedTask queued;
-
-        private long startedAt;
-
-        /** Integer.MIN_VALUE once the completion was recorded. */
-        private int inflight;
-
-        BulkheadCompletableFuture(Supplier<T> supplier) {
-            this.supplier = supplier;
-        }
-
-        @Override
-        public void run() {
-            if (isDone()) {
-                return;
-            }
-            T value;
-            try {
-                value = this.supplier.get();
-            }
-            catch (Throwable ex) {
-                recordCompletion(ex);
-                completeExceptionally(ex);
-                return;
-            }
-            recordCompletion(null);
-            complete(value);
-        }
-
-        private void recordCompletion(Throwable failure) {
-            int inflightAtStart = this.inflight;
-            if (claimCompletion()) {
-                completed(this.startedAt, inflightAtStart, failure);
-            }
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            QueuedTask waiting = this.queued;
-            if (cancelled && waiting != null && BoundedVirtualExecutor.this.bulkhead.withdraw(waiting)) {
-                taskEnded();
-            }
-            return cancelled;
-        }
-
-        @Override
-        public BoundedVirtualExecutor executor() {
-            return BoundedVirtualExecutor.this;
-        }
-
-        @Override
-        public void queuedAs(QueuedTask queued) {
-            this.queued = queued;
-        }
-
-        @Override
-        public void startedAt(long nanos, int inflight) {
-            this.startedAt = nanos;
-            this.inflight = inflight;
-        }
-
-        @Override
-        public boolean claimCompletion() {
-            boolean first = this.inflight != Integer.MIN_VALUE;
-            this.inflight = Integer.MIN_VALUE;
-            return first;
-        }
-
-        @Override
-        public void reject(RuntimeException rejection) {
-            completeExceptionally(rejection);
-        }
-
-        @Override
-        public void failToStart(Throwable failure) {
-            completeExceptionally(failure);
-        }
     }
 
     /** Builds a {@link BoundedVirtualExecutor}; see the class documentation for the defaults. */

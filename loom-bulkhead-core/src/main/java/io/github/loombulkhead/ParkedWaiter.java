@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
  * A thread parked in {@link Bulkhead#acquirePermission()} until a permit arrives. It times itself
  * out, so a wait timeout is thrown on the caller's own thread with the caller's stack trace.
  */
-final class ParkedWaiter extends Bulkhead.Waiter {
+final class ParkedWaiter extends Waiter {
 
     private final Bulkhead owner;
 

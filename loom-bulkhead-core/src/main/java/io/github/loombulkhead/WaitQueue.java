@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
-import io.github.loombulkhead.Bulkhead.Waiter;
 
 /**
  * The waiters of one bulkhead, in arrival order. Not thread-safe: every method is called with the

@@ -301,7 +301,7 @@ class BulkheadTest {
             waiters.add(waiter);
             bulkhead.acquireOrEnqueue(waiter);
         }
-        List<Bulkhead.Waiter> odd = bulkhead.withdrawAll((waiter) -> waiters.indexOf(waiter) % 2 == 1);
+        List<Waiter> odd = bulkhead.withdrawAll((waiter) -> waiters.indexOf(waiter) % 2 == 1);
         assertThat(odd).containsExactly(waiters.get(1), waiters.get(3), waiters.get(5));
         assertThat(bulkhead.getWaitingCount()).isEqualTo(3);
         for (int i = 0; i < 4; i++) {
@@ -407,7 +407,7 @@ class BulkheadTest {
     }
 
     /** A thread-less waiter that records its callbacks. */
-    private static final class RecordingWaiter extends Bulkhead.Waiter {
+    private static final class RecordingWaiter extends Waiter {
 
         final Queue<String> events = new ConcurrentLinkedQueue<>();
 

@@ -71,7 +71,7 @@ class HandOffHardeningTest {
             .maxWaitDuration(Duration.ofMillis(20)).build());
         bulkhead.acquirePermission();
         AtomicReference<Thread> toldOn = new AtomicReference<>();
-        bulkhead.acquireOrEnqueue(new Bulkhead.Waiter() {
+        bulkhead.acquireOrEnqueue(new Waiter() {
             @Override
             protected boolean onPermit(long waitNanos) {
                 return true;
@@ -251,7 +251,7 @@ class HandOffHardeningTest {
         return BoundedVirtualExecutor.builder(name).maxConcurrentCalls(1).maxWaitDuration(maxWait).build();
     }
 
-    private static final class Recording extends Bulkhead.Waiter {
+    private static final class Recording extends Waiter {
 
         final AtomicInteger permits = new AtomicInteger();
 

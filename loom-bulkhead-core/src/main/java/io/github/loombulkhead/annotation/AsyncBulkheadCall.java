@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadFactory;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.CallChain;
+import io.github.loombulkhead.Waiter;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.aop.ProxyMethodInvocation;
@@ -20,7 +21,7 @@ import org.springframework.core.task.TaskDecorator;
  * thread-less waiter, so the caller gets its stage at once. Completing or cancelling that stage
  * while the call still waits withdraws it from the queue.
  */
-final class AsyncBulkheadCall extends Bulkhead.Waiter {
+final class AsyncBulkheadCall extends Waiter {
 
     private final Bulkhead bulkhead;
 

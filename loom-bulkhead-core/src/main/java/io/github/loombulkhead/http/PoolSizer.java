@@ -40,6 +40,11 @@ final class PoolSizer implements BulkheadListener {
     }
 
     /** {@code a + b}, saturated at {@code Integer.MAX_VALUE}. */
+    /** The connections a bulkhead's calls can use at most: {@code maxConcurrentCalls}, the ceiling of an adaptive one. */
+    static int poolLimit(Bulkhead bulkhead) {
+        return Math.max(bulkhead.getLimit(), bulkhead.getConfig().getMaxConcurrentCalls());
+    }
+
     static int plus(int a, int b) {
         return (int) Math.min(Integer.MAX_VALUE, (long) a + b);
     }

@@ -49,10 +49,21 @@ public final class PooledHttpRequestFactories {
     private PooledHttpRequestFactories() {
     }
 
-    /** A pool for one client-wide bulkhead: {@code maxTotal = maxPerRoute = } its limit, following it. */
+    /**
+     * How many connections the calls of {@code bulkhead} can use at once: its {@code maxConcurrentCalls},
+     * which for an adaptive bulkhead is the ceiling its limit never exceeds.
+     */
+    public static int poolLimit(Bulkhead bulkhead) {
+        return PoolSizer.poolLimit(bulkhead);
+    }
+
+    /**
+     * A pool for one client-wide bulkhead: {@code maxTotal = maxPerRoute = } its limit, following it (for an
+     * adaptive bulkhead its ceiling, {@code maxConcurrentCalls}, so the pool never caps the algorithm).
+     */
     public static Builder forBulkhead(Bulkhead bulkhead) {
         Objects.requireNonNull(bulkhead, "bulkhead must not be null");
-        return new Builder(bulkhead.getLimit(), 1, (sizer) -> {
+        return new Builder(PoolSizer.poolLimit(bulkhead), 1, (sizer) -> {
             PoolBinding binding = new PoolBinding(sizer);
             binding.bind(bulkhead);
             return binding;
@@ -70,7 +81,7 @@ public final class PooledHttpRequestFactories {
         if (distinct.isEmpty() || distinct.contains(null)) {
             throw new IllegalArgumentException("bulkheads must not be empty or contain null but was " + bulkheads);
         }
-        int sum = SummedPoolSizer.sum(distinct.stream().map(Bulkhead::getLimit).toList());
+        int sum = SummedPoolSizer.sum(distinct.stream().map(PoolSizer::poolLimit).toList());
         return new Builder(sum, 1, (sizer) -> {
             PoolBinding binding = new PoolBinding(new SummedPoolSizer(sizer, distinct));
             distinct.forEach(binding::bind);
@@ -96,7 +107,7 @@ public final class PooledHttpRequestFactories {
             PoolBinding binding = new PoolBinding(sizer);
             binding.closeWith(registry.forEachBulkhead((bulkhead) -> {
                 if (bulkhead.getName().startsWith(namePrefix) && binding.bind(bulkhead)
-                        && !sizer.grow(bulkhead.getLimit())) {
+                        && !sizer.grow(PoolSizer.poolLimit(bulkhead))) {
                     // The pool was dropped without being closed.
                     binding.close();
                 }

@@ -24,7 +24,7 @@ final class SummedPoolSizer implements BulkheadListener {
 
     SummedPoolSizer(PoolSizer pool, Collection<Bulkhead> bulkheads) {
         this.pool = pool;
-        bulkheads.forEach((bulkhead) -> this.limits.put(bulkhead, bulkhead.getLimit()));
+        bulkheads.forEach((bulkhead) -> this.limits.put(bulkhead, PoolSizer.poolLimit(bulkhead)));
     }
 
     /** The sum of the limits, saturated at {@code Integer.MAX_VALUE}. */
@@ -37,7 +37,7 @@ final class SummedPoolSizer implements BulkheadListener {
         int sum;
         this.lock.lock();
         try {
-            this.limits.put(bulkhead, newLimit);
+            this.limits.put(bulkhead, Math.max(newLimit, PoolSizer.poolLimit(bulkhead)));
             sum = sum(this.limits.values());
         }
         finally {

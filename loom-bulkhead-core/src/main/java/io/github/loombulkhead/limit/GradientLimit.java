@@ -67,7 +67,8 @@ final class GradientLimit implements LimitAlgorithm {
         this.window = newWindow();
     }
 
-    static final double DROP_TOLERANCE = Double.parseDouble(System.getProperty("loom.dropTolerance", "0.05"));
+    /** Share of calls that may be dropped before the limit falls: isolated timeouts are noise. */
+    static final double DROP_TOLERANCE = 0.05;
 
     @Override
     public String getName() {

@@ -70,6 +70,26 @@ class PooledHttpRequestFactoriesTest {
     }
 
     @Test
+    void anAdaptiveBulkheadsPoolIsSizedToItsCeilingSoThePoolNeverCapsTheAlgorithm() throws Exception {
+        Bulkhead bulkhead = new Bulkhead("adaptive", BulkheadConfig.custom()
+            .maxConcurrentCalls(30)
+            .adaptive(io.github.loombulkhead.limit.AdaptiveLimitConfig.custom().initialLimit(5).minLimit(2).build())
+            .build());
+        assertThat(bulkhead.getLimit()).isEqualTo(5);
+        assertThat(PooledHttpRequestFactories.poolLimit(bulkhead)).isEqualTo(30);
+        RestClient client = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead).build()))
+            .build();
+
+        // Without the bulkhead's interceptor, only the pool bounds the calls: its ceiling (plus the few
+        // connections kept for calls that hold no permit), never the algorithm's starting limit.
+        Calls.concurrently(80, (i) -> client.get().uri("/slow?ms=100").retrieve().body(String.class));
+
+        assertThat(this.server.maxConcurrent()).isBetween(30, 79);
+    }
+
+    @Test
     void callsWaitingWhenTheLimitIsRaisedGetAConnectionAtOnce() throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(2).build());
         RestClient client = RestClient.builder()

@@ -9,6 +9,9 @@ import java.util.function.Supplier;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Defaults;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Instance;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.InstanceAdaptive;
+
+import org.springframework.util.ClassUtils;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 
@@ -27,6 +30,8 @@ public final class BulkheadConfigMapper {
 
     private final Function<String, ConfigurationProperty> sources;
 
+    private final AdaptiveLimitMapper adaptive;
+
     /**
      * A mapper of {@code properties}.
      * @param properties the bound properties
@@ -34,8 +39,23 @@ public final class BulkheadConfigMapper {
      * error messages; may return null
      */
     public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, ConfigurationProperty> sources) {
+        this(properties, sources, ClassUtils.getDefaultClassLoader());
+    }
+
+    /**
+     * @param properties the bound properties
+     * @param sources gives a property as set, with its value as written and its origin (file and line), for
+     * error messages; may return null
+     * @param classLoader loads the exception classes named in {@code adaptive.drop-exceptions}
+     */
+    public BulkheadConfigMapper(LoomBulkheadProperties properties, Function<String, ConfigurationProperty> sources,
+            ClassLoader classLoader) {
         this.properties = properties;
         this.sources = sources;
+        this.adaptive = new AdaptiveLimitMapper((key) -> {
+            ConfigurationProperty property = sources.apply(key);
+            return (property != null && property.getOrigin() != null) ? property.getOrigin().toString() : null;
+        }, classLoader);
     }
 
     /** The config of every bulkhead without an entry of its own. */
@@ -81,11 +101,14 @@ public final class BulkheadConfigMapper {
                 "to a duration of 0 or more, e.g. 30s (0 disables waiting)");
         check(queue, () -> BulkheadConfig.custom().queueCapacity(queue.value()).build(), "must be 0 or more",
                 "to 0 or more: the number of calls that may wait for a permit (0 disables waiting)");
+        InstanceAdaptive adaptiveOverrides = (overrides != null) ? overrides.getAdaptive() : null;
         return BulkheadConfig.custom()
             .maxConcurrentCalls(max.value())
             .maxWaitDuration(wait.value())
             .queueCapacity(queue.value())
             .fair(fair)
+            .adaptive(this.adaptive.adaptive(defaults.getAdaptive(), adaptiveOverrides, overridesKey, max))
+            .dropClassifier(this.adaptive.dropClassifier(defaults.getAdaptive(), adaptiveOverrides, overridesKey))
             .build();
     }
 
@@ -115,8 +138,7 @@ public final class BulkheadConfigMapper {
     }
 
     private static <T> Setting<T> setting(T defaultValue, T override, String overridesKey, String field) {
-        return (override != null) ? new Setting<>(overridesKey + "." + field, override)
-                : new Setting<>(DEFAULTS + "." + field, defaultValue);
+        return Setting.of(defaultValue, override, overridesKey, field);
     }
 
     /** Builds a config with only this setting; when the core refuses it, fails with {@code rule} and {@code fix}. */
@@ -142,6 +164,13 @@ public final class BulkheadConfigMapper {
         return (property != null && property.getValue() != null) ? property.getValue() : bound;
     }
 
-    private record Setting<T>(String key, T value) {
+    /** A value and the property it came from. */
+    record Setting<T>(String key, T value) {
+
+        /** The override under {@code overridesKey} when set, else the default under {@code loom.bulkhead.defaults}. */
+        static <T> Setting<T> of(T defaultValue, T override, String overridesKey, String field) {
+            return (override != null) ? new Setting<>(overridesKey + "." + field, override)
+                    : new Setting<>(DEFAULTS + "." + field, defaultValue);
+        }
     }
 }

@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.task.TaskDecorator;
 
 /**
@@ -52,8 +53,10 @@ public final class LoomBulkheadAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static BulkheadConfigMapper bulkheadConfigMapper(LoomBulkheadProperties properties, Environment environment) {
-        BulkheadConfigMapper mapper = new BulkheadConfigMapper(properties, new PropertyOrigins(environment));
+    static BulkheadConfigMapper bulkheadConfigMapper(LoomBulkheadProperties properties, Environment environment,
+            ResourceLoader resourceLoader) {
+        BulkheadConfigMapper mapper = new BulkheadConfigMapper(properties, new PropertyOrigins(environment),
+                resourceLoader.getClassLoader());
         mapper.defaults();
         mapper.instances();
         mapper.perHostTemplate();

@@ -1,8 +1,12 @@
 package io.github.loombulkhead.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+
+import io.github.loombulkhead.limit.DropClassifier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -94,6 +98,8 @@ public class LoomBulkheadProperties {
          */
         private boolean fair = true;
 
+        private final DefaultAdaptive adaptive = new DefaultAdaptive();
+
         public int getMaxConcurrentCalls() {
             return this.maxConcurrentCalls;
         }
@@ -125,6 +131,10 @@ public class LoomBulkheadProperties {
         public void setFair(boolean fair) {
             this.fair = fair;
         }
+
+        public DefaultAdaptive getAdaptive() {
+            return this.adaptive;
+        }
     }
 
     /** Settings of one bulkhead; a field left unset takes the value from {@code loom.bulkhead.defaults}. */
@@ -149,6 +159,8 @@ public class LoomBulkheadProperties {
          * Whether waiting calls get permits in arrival order (FIFO); otherwise newest first. Unset: the default.
          */
         private Boolean fair;
+
+        private final InstanceAdaptive adaptive = new InstanceAdaptive();
 
         public Integer getMaxConcurrentCalls() {
             return this.maxConcurrentCalls;
@@ -180,6 +192,10 @@ public class LoomBulkheadProperties {
 
         public void setFair(Boolean fair) {
             this.fair = fair;
+        }
+
+        public InstanceAdaptive getAdaptive() {
+            return this.adaptive;
         }
     }
 
@@ -342,6 +358,359 @@ public class LoomBulkheadProperties {
 
         public void setBulkhead(String bulkhead) {
             this.bulkhead = bulkhead;
+        }
+    }
+
+    /**
+     * Adaptive limit settings every bulkhead starts from; equal to the core library's defaults
+     * ({@code AdaptiveLimitConfig}, {@link DropClassifier#ofDefaults()}) unless changed.
+     */
+    public static class DefaultAdaptive {
+
+        /** The default of drop-exceptions: the types {@link DropClassifier#ofDefaults()} recognizes. */
+        static final List<String> DEFAULT_DROP_EXCEPTIONS = List.of("java.util.concurrent.TimeoutException",
+                "java.io.InterruptedIOException", "java.net.ConnectException", "java.net.http.HttpTimeoutException",
+                "org.springframework.web.client.HttpServerErrorException$ServiceUnavailable",
+                "org.springframework.web.client.HttpClientErrorException$TooManyRequests");
+
+        /**
+         * Whether an algorithm finds the limit from the round trip times and drops of finished calls, between
+         * min-limit and max-concurrent-calls (then the ceiling); otherwise the limit is max-concurrent-calls.
+         */
+        private boolean enabled = false;
+
+        /**
+         * Algorithm that finds the limit: gradient (compares the round trip time with the no-load one and backs off
+         * on drops) or aimd (grows while the whole limit is in use, shrinks on drops only).
+         */
+        private String algorithm = "gradient";
+
+        /**
+         * Limit before the first sample; between min-limit and max-concurrent-calls.
+         */
+        private int initialLimit = 20;
+
+        /**
+         * Lowest limit the algorithm sets; at least 1 and at most max-concurrent-calls.
+         */
+        private int minLimit = 5;
+
+        /**
+         * Gradient: how far the round trip time may exceed the no-load one, as a ratio, before the limit falls;
+         * above 1 and at most 10.
+         */
+        private double rttTolerance = 1.2;
+
+        /**
+         * Gradient: how much the limit grows per round trip near the last limit that caused queueing, as a fraction
+         * of it; above 0 and at most 1.
+         */
+        private double increaseRatio = 0.05;
+
+        /**
+         * Gradient: successful calls per measurement window, whose median round trip time is compared with the
+         * no-load one; 1 to 1024.
+         */
+        private int windowSamples = 16;
+
+        /**
+         * Gradient: factor applied to the limit when calls are dropped; at least 0.1 and below 1.
+         */
+        private double dropBackoff = 0.8;
+
+        /**
+         * Gradient: how long, in no-load round trips, the lowest window round trip time is remembered as the
+         * no-load one; at least 2.
+         */
+        private int noLoadRttHorizon = 100;
+
+        /**
+         * AIMD: factor applied to the limit when a call is dropped; at least 0.1 and below 1.
+         */
+        private double backoffRatio = 0.9;
+
+        /**
+         * AIMD: permits added per round trip in which the whole limit was in use and no call was dropped; at least
+         * 1.
+         */
+        private int additiveIncrease = 1;
+
+        /**
+         * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method
+         * or executor task an overload signal (a drop) when thrown or among its causes; other failures count as
+         * answers. Bulkheads of HTTP clients classify exchanges themselves (timeouts, refused connections, 503, 429).
+         */
+        private List<String> dropExceptions = new ArrayList<>(DEFAULT_DROP_EXCEPTIONS);
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getAlgorithm() {
+            return this.algorithm;
+        }
+
+        public void setAlgorithm(String algorithm) {
+            this.algorithm = algorithm;
+        }
+
+        public int getInitialLimit() {
+            return this.initialLimit;
+        }
+
+        public void setInitialLimit(int initialLimit) {
+            this.initialLimit = initialLimit;
+        }
+
+        public int getMinLimit() {
+            return this.minLimit;
+        }
+
+        public void setMinLimit(int minLimit) {
+            this.minLimit = minLimit;
+        }
+
+        public double getRttTolerance() {
+            return this.rttTolerance;
+        }
+
+        public void setRttTolerance(double rttTolerance) {
+            this.rttTolerance = rttTolerance;
+        }
+
+        public double getIncreaseRatio() {
+            return this.increaseRatio;
+        }
+
+        public void setIncreaseRatio(double increaseRatio) {
+            this.increaseRatio = increaseRatio;
+        }
+
+        public int getWindowSamples() {
+            return this.windowSamples;
+        }
+
+        public void setWindowSamples(int windowSamples) {
+            this.windowSamples = windowSamples;
+        }
+
+        public double getDropBackoff() {
+            return this.dropBackoff;
+        }
+
+        public void setDropBackoff(double dropBackoff) {
+            this.dropBackoff = dropBackoff;
+        }
+
+        public int getNoLoadRttHorizon() {
+            return this.noLoadRttHorizon;
+        }
+
+        public void setNoLoadRttHorizon(int noLoadRttHorizon) {
+            this.noLoadRttHorizon = noLoadRttHorizon;
+        }
+
+        public double getBackoffRatio() {
+            return this.backoffRatio;
+        }
+
+        public void setBackoffRatio(double backoffRatio) {
+            this.backoffRatio = backoffRatio;
+        }
+
+        public int getAdditiveIncrease() {
+            return this.additiveIncrease;
+        }
+
+        public void setAdditiveIncrease(int additiveIncrease) {
+            this.additiveIncrease = additiveIncrease;
+        }
+
+        public List<String> getDropExceptions() {
+            return this.dropExceptions;
+        }
+
+        public void setDropExceptions(List<String> dropExceptions) {
+            this.dropExceptions = dropExceptions;
+        }
+    }
+
+    /**
+     * Adaptive limit settings of one bulkhead; a field left unset takes the value from
+     * {@code loom.bulkhead.defaults.adaptive}.
+     */
+    public static class InstanceAdaptive {
+
+        /**
+         * Whether an algorithm finds the limit from the round trip times and drops of finished calls, between
+         * min-limit and max-concurrent-calls (then the ceiling); otherwise the limit is max-concurrent-calls.
+         * Unset: the default.
+         */
+        private Boolean enabled;
+
+        /**
+         * Algorithm that finds the limit: gradient (compares the round trip time with the no-load one and backs off
+         * on drops) or aimd (grows while the whole limit is in use, shrinks on drops only). Unset: the default.
+         */
+        private String algorithm;
+
+        /**
+         * Limit before the first sample; between min-limit and max-concurrent-calls. Unset: the default.
+         */
+        private Integer initialLimit;
+
+        /**
+         * Lowest limit the algorithm sets; at least 1 and at most max-concurrent-calls. Unset: the default.
+         */
+        private Integer minLimit;
+
+        /**
+         * Gradient: how far the round trip time may exceed the no-load one, as a ratio, before the limit falls;
+         * above 1 and at most 10. Unset: the default.
+         */
+        private Double rttTolerance;
+
+        /**
+         * Gradient: how much the limit grows per round trip near the last limit that caused queueing, as a fraction
+         * of it; above 0 and at most 1. Unset: the default.
+         */
+        private Double increaseRatio;
+
+        /**
+         * Gradient: successful calls per measurement window, whose median round trip time is compared with the
+         * no-load one; 1 to 1024. Unset: the default.
+         */
+        private Integer windowSamples;
+
+        /**
+         * Gradient: factor applied to the limit when calls are dropped; at least 0.1 and below 1. Unset: the
+         * default.
+         */
+        private Double dropBackoff;
+
+        /**
+         * Gradient: how long, in no-load round trips, the lowest window round trip time is remembered as the
+         * no-load one; at least 2. Unset: the default.
+         */
+        private Integer noLoadRttHorizon;
+
+        /**
+         * AIMD: factor applied to the limit when a call is dropped; at least 0.1 and below 1. Unset: the default.
+         */
+        private Double backoffRatio;
+
+        /**
+         * AIMD: permits added per round trip in which the whole limit was in use and no call was dropped; at least
+         * 1. Unset: the default.
+         */
+        private Integer additiveIncrease;
+
+        /**
+         * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method
+         * or executor task an overload signal (a drop) when thrown or among its causes; other failures count as
+         * answers. Bulkheads of HTTP clients classify exchanges themselves (timeouts, refused connections, 503, 429).
+         * Unset: the default.
+         */
+        private List<String> dropExceptions;
+
+        public Boolean getEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getAlgorithm() {
+            return this.algorithm;
+        }
+
+        public void setAlgorithm(String algorithm) {
+            this.algorithm = algorithm;
+        }
+
+        public Integer getInitialLimit() {
+            return this.initialLimit;
+        }
+
+        public void setInitialLimit(Integer initialLimit) {
+            this.initialLimit = initialLimit;
+        }
+
+        public Integer getMinLimit() {
+            return this.minLimit;
+        }
+
+        public void setMinLimit(Integer minLimit) {
+            this.minLimit = minLimit;
+        }
+
+        public Double getRttTolerance() {
+            return this.rttTolerance;
+        }
+
+        public void setRttTolerance(Double rttTolerance) {
+            this.rttTolerance = rttTolerance;
+        }
+
+        public Double getIncreaseRatio() {
+            return this.increaseRatio;
+        }
+
+        public void setIncreaseRatio(Double increaseRatio) {
+            this.increaseRatio = increaseRatio;
+        }
+
+        public Integer getWindowSamples() {
+            return this.windowSamples;
+        }
+
+        public void setWindowSamples(Integer windowSamples) {
+            this.windowSamples = windowSamples;
+        }
+
+        public Double getDropBackoff() {
+            return this.dropBackoff;
+        }
+
+        public void setDropBackoff(Double dropBackoff) {
+            this.dropBackoff = dropBackoff;
+        }
+
+        public Integer getNoLoadRttHorizon() {
+            return this.noLoadRttHorizon;
+        }
+
+        public void setNoLoadRttHorizon(Integer noLoadRttHorizon) {
+            this.noLoadRttHorizon = noLoadRttHorizon;
+        }
+
+        public Double getBackoffRatio() {
+            return this.backoffRatio;
+        }
+
+        public void setBackoffRatio(Double backoffRatio) {
+            this.backoffRatio = backoffRatio;
+        }
+
+        public Integer getAdditiveIncrease() {
+            return this.additiveIncrease;
+        }
+
+        public void setAdditiveIncrease(Integer additiveIncrease) {
+            this.additiveIncrease = additiveIncrease;
+        }
+
+        public List<String> getDropExceptions() {
+            return this.dropExceptions;
+        }
+
+        public void setDropExceptions(List<String> dropExceptions) {
+            this.dropExceptions = dropExceptions;
         }
     }
 }

@@ -32,23 +32,14 @@ class BulkheadNamesReporterTests {
         .withPropertyValues("spring.threads.virtual.enabled=true");
 
     @Test
-    void aDottedNameWithoutBracketsIsReportedFromBothSides(CapturedOutput output) {
-        // Spring Boot reads this as the entry 'my' with a setting 'service.max-concurrent-calls': it binds nothing.
+    void aDottedNameWithoutBracketsFailsStartupInsteadOfBindingNothing() {
+        // Spring Boot reads this as the entry 'my' with a setting 'service.max-concurrent-calls', which does not exist.
         this.contextRunner.withPropertyValues("loom.bulkhead.instances.my.service.max-concurrent-calls=5")
             .withBean(DottedNameService.class)
-            .run((context) -> {
-                assertThat(context.getBean(BulkheadRegistry.class).bulkhead("my.service").getLimit()).isEqualTo(100);
-                assertThat(output).contains("WARN")
-                    .containsOnlyOnce("Bulkhead 'my' is configured (loom.bulkhead.instances.my) but nothing refers to "
-                            + "it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async "
-                            + "executor names it. Similar names in use: [my.service]; to configure 'my.service', write "
-                            + "loom.bulkhead.instances[my.service].max-concurrent-calls (brackets keep dots and "
-                            + "capitals; environment variables keep neither, so use lower-case names with dashes "
-                            + "there). Ignore this if application code asks the BulkheadRegistry for 'my' by name.")
-                    .containsOnlyOnce("Bulkhead 'my.service' has no entry under loom.bulkhead.instances and runs with "
-                            + "loom.bulkhead.defaults, but similarly named entries exist: [loom.bulkhead.instances.my]. "
-                            + "Names are matched exactly: write loom.bulkhead.instances[my.service].max-concurrent-calls");
-            });
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("loom.bulkhead.instances.my.service.max-concurrent-calls"));
     }
 
     @Test

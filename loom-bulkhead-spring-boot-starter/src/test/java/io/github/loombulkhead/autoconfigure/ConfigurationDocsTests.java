@@ -33,7 +33,7 @@ class ConfigurationDocsTests {
 
     private static final Pattern ROW = Pattern.compile("^\\| `([^`]+)` \\|.*$");
 
-    private static final Pattern ENTRY_KEY = Pattern.compile("^(.+)\\.<(\\w+)>\\.([a-z-]+)$");
+    private static final Pattern ENTRY_KEY = Pattern.compile("^(.+)\\.<(\\w+)>\\.([a-z-]+(?:\\.[a-z-]+)*)$");
 
     @Test
     void everyGeneratedPropertyIsDocumentedExactly() throws IOException {
@@ -107,16 +107,25 @@ class ConfigurationDocsTests {
     private static Set<String> fieldsOf(String className) {
         try {
             Set<String> fields = new TreeSet<>();
-            Class<?> type = Class.forName(className.replace("LoomBulkheadProperties.", "LoomBulkheadProperties$"));
-            for (PropertyDescriptor descriptor : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
-                if (descriptor.getWriteMethod() != null) {
-                    fields.add(descriptor.getName().replaceAll("([A-Z])", "-$1").toLowerCase());
-                }
-            }
+            addFields(Class.forName(className.replace("LoomBulkheadProperties.", "LoomBulkheadProperties$")), "", fields);
             return fields;
         }
         catch (ReflectiveOperationException | java.beans.IntrospectionException ex) {
             throw new IllegalStateException(ex);
+        }
+    }
+
+    /** Settable properties of {@code type}, and those of nested groups (read-only, of a properties type) by path. */
+    private static void addFields(Class<?> type, String prefix, Set<String> fields)
+            throws java.beans.IntrospectionException {
+        for (PropertyDescriptor descriptor : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
+            String name = prefix + descriptor.getName().replaceAll("([A-Z])", "-$1").toLowerCase();
+            if (descriptor.getWriteMethod() != null) {
+                fields.add(name);
+            }
+            else if (descriptor.getPropertyType().getEnclosingClass() == LoomBulkheadProperties.class) {
+                addFields(descriptor.getPropertyType(), name + ".", fields);
+            }
         }
     }
 
@@ -131,6 +140,10 @@ class ConfigurationDocsTests {
     private static String defaultValue(Object value) {
         if (value == null) {
             return "-";
+        }
+        if (value instanceof List<?> list) {
+            // As written in a properties file.
+            return "`" + String.join(",", list.stream().map(String::valueOf).toList()) + "`";
         }
         return (value instanceof String text && text.isEmpty()) ? "`\"\"`" : "`" + value + "`";
     }

@@ -94,6 +94,139 @@ class InvalidBulkheadPropertyFailureAnalyzerTests {
     }
 
     @Test
+    void adaptiveMinLimitAboveTheCeiling() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-concurrent-calls=8",
+                "loom.bulkhead.instances.callee.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.adaptive.min-limit=10",
+                "loom.bulkhead.instances.callee.adaptive.initial-limit=10");
+        assertThat(analysis.getDescription()).isEqualTo("""
+                Invalid value for the bulkhead configuration property \
+                'loom.bulkhead.instances.callee.adaptive.min-limit':
+
+                    Property: loom.bulkhead.instances.callee.adaptive.min-limit
+                    Value: "10"
+                    Origin: "loom.bulkhead.instances.callee.adaptive.min-limit" from property source "test"
+                    Reason: min-limit 10 is above the ceiling max-concurrent-calls 8 \
+                ('loom.bulkhead.instances.callee.max-concurrent-calls')""");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.min-limit' to at "
+                + "most 8, or raise 'loom.bulkhead.instances.callee.max-concurrent-calls'.");
+    }
+
+    @Test
+    void adaptiveMinLimitOfTheDefaultsAboveTheCeilingOfAnInstance() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
+                "loom.bulkhead.instances.small.max-concurrent-calls=3");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.min-limit")
+            .contains("Value: \"5\"")
+            .contains("Reason: min-limit 5 is above the ceiling max-concurrent-calls 3 "
+                    + "('loom.bulkhead.instances.small.max-concurrent-calls')");
+    }
+
+    @Test
+    void adaptiveInitialLimitAboveTheCeiling() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-concurrent-calls=400",
+                "loom.bulkhead.instances.callee.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.adaptive.initial-limit=500");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.initial-limit")
+            .contains("Value: \"500\"")
+            .contains("Reason: initial-limit must be within min-limit 5 ('loom.bulkhead.defaults.adaptive.min-limit') "
+                    + "and the ceiling max-concurrent-calls 400 ('loom.bulkhead.instances.callee.max-concurrent-calls')");
+        assertThat(analysis.getAction())
+            .isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.initial-limit' to a value from 5 to 400.");
+    }
+
+    @Test
+    void adaptiveInitialLimitBelowTheMinimum() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
+                "loom.bulkhead.defaults.adaptive.min-limit=10", "loom.bulkhead.defaults.adaptive.initial-limit=4");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.initial-limit")
+            .contains("Value: \"4\"")
+            .contains("Reason: initial-limit must be within min-limit 10");
+        assertThat(analysis.getAction())
+            .isEqualTo("Set 'loom.bulkhead.defaults.adaptive.initial-limit' to a value from 10 to 100.");
+    }
+
+    @Test
+    void adaptiveMinLimitBelowOne() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.adaptive.min-limit=0");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.min-limit")
+            .contains("Value: \"0\"")
+            .contains("Reason: minLimit must be at least 1 but was 0");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.min-limit' to 1 or "
+                + "more: the lowest limit the algorithm sets.");
+    }
+
+    @Test
+    void unknownAdaptiveAlgorithmIsReportedAsWritten() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.adaptive.algorithm=Vegas");
+        assertThat(analysis.getDescription()).isEqualTo("""
+                Invalid value for the bulkhead configuration property \
+                'loom.bulkhead.instances.callee.adaptive.algorithm':
+
+                    Property: loom.bulkhead.instances.callee.adaptive.algorithm
+                    Value: "Vegas"
+                    Origin: "loom.bulkhead.instances.callee.adaptive.algorithm" from property source "test"
+                    Reason: algorithm must be one of gradient, aimd but was 'Vegas'""");
+        assertThat(analysis.getAction())
+            .isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.algorithm' to gradient or aimd.");
+    }
+
+    @Test
+    void adaptiveParameterOutOfRange() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.adaptive.rtt-tolerance=0.5");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.rtt-tolerance")
+            .contains("Value: \"0.5\"")
+            .contains("Reason: rttTolerance must be above 1.0 and at most 10.0 but was 0.5");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.rtt-tolerance' to a "
+                + "ratio above 1 and at most 10, e.g. 1.2.");
+    }
+
+    @Test
+    void unknownDropExceptionClassIsReportedAsWritten() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.adaptive.drop-exceptions="
+                + "java.net.ConnectException,com.example.NoSuchException");
+        assertThat(analysis.getDescription()).isEqualTo("""
+                Invalid value for the bulkhead configuration property \
+                'loom.bulkhead.instances.callee.adaptive.drop-exceptions[1]':
+
+                    Property: loom.bulkhead.instances.callee.adaptive.drop-exceptions[1]
+                    Value: "com.example.NoSuchException"
+                    Origin: "loom.bulkhead.instances.callee.adaptive.drop-exceptions" from property source "test"
+                    Reason: no class named 'com.example.NoSuchException' on the class path""");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.drop-exceptions[1]' "
+                + "to the fully qualified name of an exception class on the class path, e.g. java.net.ConnectException "
+                + "(a nested class as Outer$Inner), or remove it.");
+    }
+
+    @Test
+    void dropExceptionThatIsNotAnException() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.drop-exceptions[0]=java.lang.String");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.drop-exceptions[0]")
+            .contains("Value: \"java.lang.String\"")
+            .contains("Origin: \"loom.bulkhead.defaults.adaptive.drop-exceptions[0]\" from property source \"test\"")
+            .contains("Reason: java.lang.String is not an exception (a java.lang.Throwable)");
+    }
+
+    @Test
+    void adaptiveLimitsOfABulkheadWithAStaticLimitAreNotCheckedAgainstItsCeiling() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.instances.callee.max-concurrent-calls=3",
+                    "loom.bulkhead.instances.callee.adaptive.min-limit=10",
+                    "loom.bulkhead.instances.callee.adaptive.initial-limit=50")
+            .run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void anUnknownAlgorithmFailsEvenWhileAdaptiveIsOff() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.algorithm=gradient2");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.algorithm")
+            .contains("Value: \"gradient2\"");
+    }
+
+    @Test
     void applicationStartupPrintsTheAnalysis(CapturedOutput output) {
         SpringApplication application = new SpringApplication(StartupApplication.class);
         application.setWebApplicationType(WebApplicationType.NONE);

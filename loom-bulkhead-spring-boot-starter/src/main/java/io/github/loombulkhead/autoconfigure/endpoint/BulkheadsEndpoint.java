@@ -1,17 +1,21 @@
 package io.github.loombulkhead.autoconfigure.endpoint;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.LimitAlgorithm;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -25,9 +29,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.util.StringUtils;
 
 /**
- * {@code /actuator/bulkheads}: every bulkhead's configuration and live state, and (when write access is
- * granted with {@code management.endpoint.bulkheads.access=unrestricted}) runtime changes of one bulkhead's
- * limit and maximum wait. A write is validated as a whole: an invalid value changes nothing. One bulkhead is
+ * {@code /actuator/bulkheads}: every bulkhead's configuration and live state (for an adaptive one also its
+ * algorithm and estimates), and (when write access is granted with
+ * {@code management.endpoint.bulkheads.access=unrestricted}) runtime changes of one bulkhead's limit (the ceiling
+ * of an adaptive one) and maximum wait. A write is validated as a whole: an invalid value changes nothing. One bulkhead is
  * addressed by its name written as is, slashes included ({@code /actuator/bulkheads/https://host:443}).
  */
 @Endpoint(id = "bulkheads", defaultAccess = Access.READ_ONLY)
@@ -60,7 +65,9 @@ public class BulkheadsEndpoint {
     }
 
     /**
-     * Changes the limit and/or the maximum wait of one existing bulkhead.
+     * Changes the limit and/or the maximum wait of one existing bulkhead. {@code maxConcurrentCalls} is the limit
+     * of a static bulkhead and the ceiling of an adaptive one, whose algorithm then restarts below it from its
+     * current limit; the response's {@code change} says which.
      * @throws InvalidEndpointRequestException (400) for an unknown bulkhead, no change requested or an
      * invalid value; nothing is changed then
      */
@@ -73,7 +80,24 @@ public class BulkheadsEndpoint {
         if (maxConcurrentCalls == null && maxWaitDuration == null) {
             throw invalid("Nothing to change: give maxConcurrentCalls and/or maxWaitDuration (e.g. 30s)");
         }
-        BulkheadConfig.Builder check = BulkheadConfig.from(bulkhead.getConfig());
+        validate(bulkhead, maxConcurrentCalls, maxWaitDuration);
+        List<String> changes = new ArrayList<>();
+        if (maxWaitDuration != null) {
+            bulkhead.changeMaxWaitDuration(maxWaitDuration);
+            changes.add("maxWaitDuration set to " + maxWaitDuration);
+        }
+        if (maxConcurrentCalls != null) {
+            bulkhead.changeLimit(maxConcurrentCalls);
+            changes.addFirst(limitChange(bulkhead, maxConcurrentCalls));
+        }
+        return BulkheadDescriptor.of(bulkhead, String.join("; ", changes));
+    }
+
+    /** Checks a change as a whole before anything is applied. */
+    private static void validate(Bulkhead bulkhead, @Nullable Integer maxConcurrentCalls,
+            @Nullable Duration maxWaitDuration) {
+        // The adaptive limit is checked below as changeLimit restarts it, not from its initial limit at startup.
+        BulkheadConfig.Builder check = BulkheadConfig.from(bulkhead.getConfig()).adaptive(null);
         if (maxConcurrentCalls != null) {
             check.maxConcurrentCalls(maxConcurrentCalls);
         }
@@ -86,13 +110,23 @@ public class BulkheadsEndpoint {
         catch (IllegalArgumentException ex) {
             throw invalid("Bulkhead '" + bulkhead.getName() + "' not changed: " + ex.getMessage());
         }
-        if (maxWaitDuration != null) {
-            bulkhead.changeMaxWaitDuration(maxWaitDuration);
+        AdaptiveLimitConfig adaptive = bulkhead.getConfig().getAdaptive();
+        if (adaptive != null && maxConcurrentCalls != null && maxConcurrentCalls < adaptive.getMinLimit()) {
+            throw invalid("Bulkhead '" + bulkhead.getName() + "' not changed: maxConcurrentCalls is the ceiling of "
+                    + "its adaptive limit and must be at least its minLimit " + adaptive.getMinLimit() + " but was "
+                    + maxConcurrentCalls);
         }
-        if (maxConcurrentCalls != null) {
-            bulkhead.changeLimit(maxConcurrentCalls);
+    }
+
+    private static String limitChange(Bulkhead bulkhead, int maxConcurrentCalls) {
+        LimitAlgorithm algorithm = bulkhead.getLimitAlgorithm();
+        if (algorithm == null) {
+            return "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls;
         }
-        return BulkheadDescriptor.of(bulkhead);
+        return "maxConcurrentCalls is the ceiling of this adaptive bulkhead: set to " + maxConcurrentCalls
+                + "; the " + algorithm.getName() + " algorithm restarted at limit " + bulkhead.getLimit()
+                + " and finds the limit between " + bulkhead.getConfig().getAdaptive().getMinLimit() + " and "
+                + maxConcurrentCalls;
     }
 
     /**
@@ -130,20 +164,43 @@ public class BulkheadsEndpoint {
     public record BulkheadsDescriptor(Map<String, BulkheadDescriptor> bulkheads) implements OperationResponseBody {
     }
 
-    /** One bulkhead's configuration, live state and totals since start. */
+    /**
+     * One bulkhead's configuration, live state and totals since start; {@code algorithm} only when the limit is
+     * adaptive, {@code change} only in the response to a write.
+     */
     public record BulkheadDescriptor(String name, ConfigDescriptor config, int limit, int active, int waiting,
-            int availablePermits, long permitted, long completed, long rejected, Map<String, Long> rejectedByReason)
+            int availablePermits, long permitted, long completed, long rejected, Map<String, Long> rejectedByReason,
+            boolean adaptive, @Nullable AlgorithmDescriptor algorithm, @Nullable String change)
             implements OperationResponseBody {
 
         static BulkheadDescriptor of(Bulkhead bulkhead) {
+            return of(bulkhead, null);
+        }
+
+        static BulkheadDescriptor of(Bulkhead bulkhead, @Nullable String change) {
             Map<String, Long> byReason = new LinkedHashMap<>();
             for (RejectionReason reason : RejectionReason.values()) {
                 byReason.put(reason.tag(), bulkhead.getRejectedCount(reason));
             }
-            return new BulkheadDescriptor(bulkhead.getName(), ConfigDescriptor.of(bulkhead.getConfig()),
-                    bulkhead.getLimit(), bulkhead.getActiveCount(), bulkhead.getWaitingCount(),
-                    bulkhead.getAvailablePermits(), bulkhead.getPermittedCount(), bulkhead.getCompletedCount(),
-                    bulkhead.getRejectedCount(), byReason);
+            BulkheadConfig config = bulkhead.getConfig();
+            LimitAlgorithm algorithm = bulkhead.getLimitAlgorithm();
+            return new BulkheadDescriptor(bulkhead.getName(), ConfigDescriptor.of(config), bulkhead.getLimit(),
+                    bulkhead.getActiveCount(), bulkhead.getWaitingCount(), bulkhead.getAvailablePermits(),
+                    bulkhead.getPermittedCount(), bulkhead.getCompletedCount(), bulkhead.getRejectedCount(), byReason,
+                    algorithm != null, (algorithm != null) ? AlgorithmDescriptor.of(algorithm, config) : null, change);
+        }
+    }
+
+    /**
+     * The algorithm that finds an adaptive bulkhead's limit between {@code minLimit} and {@code ceiling}
+     * ({@code maxConcurrentCalls}), and what it believes now (names documented by each algorithm, durations in
+     * nanoseconds).
+     */
+    public record AlgorithmDescriptor(String name, int minLimit, int ceiling, Map<String, Number> estimates) {
+
+        static AlgorithmDescriptor of(LimitAlgorithm algorithm, BulkheadConfig config) {
+            return new AlgorithmDescriptor(algorithm.getName(), config.getAdaptive().getMinLimit(),
+                    config.getMaxConcurrentCalls(), new TreeMap<>(algorithm.getEstimates()));
         }
     }
 

@@ -10,6 +10,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.AnnotatedBulkheads;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.HttpGroup;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
+import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -89,7 +90,8 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
                     this.perHost.template().getMaxConcurrentCalls(), builder);
         }
         else if (groupBulkhead != null) {
-            this.poolSizeReporter.report(client, "bulkhead '" + groupBulkhead.getName() + "'", groupBulkhead.getLimit(),
+            this.poolSizeReporter.report(client, "bulkhead '" + groupBulkhead.getName() + "'",
+                    PooledHttpRequestFactories.poolLimit(groupBulkhead),
                     builder);
         }
         else {
@@ -98,7 +100,8 @@ public class BulkheadHttpServiceGroupConfigurer implements RestClientHttpService
                 .map(this.registry::bulkhead)
                 .toList();
             if (!annotated.isEmpty()) {
-                int sum = (int) Math.min(Integer.MAX_VALUE, annotated.stream().mapToLong(Bulkhead::getLimit).sum());
+                int sum = (int) Math.min(Integer.MAX_VALUE,
+                        annotated.stream().mapToLong(PooledHttpRequestFactories::poolLimit).sum());
                 this.poolSizeReporter.report(client, "@Bulkhead "
                         + annotated.stream().map(Bulkhead::getName).toList(), sum, builder);
             }

@@ -91,7 +91,8 @@ public class BulkheadRequestFactories implements DisposableBean {
      */
     public ClientHttpRequestFactory forBulkhead(Bulkhead bulkhead, String group) {
         return shared(List.of("bulkhead", bulkhead, String.valueOf(group)),
-                () -> build(PooledHttpRequestFactories.forBulkhead(bulkhead), bulkhead.getLimit(), 1, false, group));
+                () -> build(PooledHttpRequestFactories.forBulkhead(bulkhead), PooledHttpRequestFactories.poolLimit(bulkhead),
+                        1, false, group));
     }
 
     /**
@@ -112,7 +113,7 @@ public class BulkheadRequestFactories implements DisposableBean {
             String group) {
         return shared(List.of("bulkheads", Set.copyOf(bulkheads), unboundedCalls, String.valueOf(group)), () -> {
             int sum = (int) Math.min(Integer.MAX_VALUE,
-                    bulkheads.stream().distinct().mapToLong(Bulkhead::getLimit).sum());
+                    bulkheads.stream().distinct().mapToLong(PooledHttpRequestFactories::poolLimit).sum());
             return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, unboundedCalls, group);
         });
     }
@@ -127,7 +128,7 @@ public class BulkheadRequestFactories implements DisposableBean {
             int perHost = registry.getAllBulkheads()
                 .stream()
                 .filter((bulkhead) -> bulkhead.getName().startsWith(namePrefix))
-                .mapToInt(Bulkhead::getLimit)
+                .mapToInt(PooledHttpRequestFactories::poolLimit)
                 .reduce(template.getMaxConcurrentCalls(), Math::max);
             return build(PooledHttpRequestFactories.forHosts(registry, namePrefix, template, maxHosts), perHost,
                     maxHosts, false, group);

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.limit.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +28,12 @@ final class BulkheadMeters {
 
     static final String EXECUTION = "loom.bulkhead.execution";
 
+    static final String ADAPTIVE_RTT = "loom.bulkhead.adaptive.rtt";
+
+    static final String ADAPTIVE_DROPS = "loom.bulkhead.adaptive.drops";
+
+    static final String ADAPTIVE_CEILING = "loom.bulkhead.adaptive.ceiling";
+
     static final String PERMITTED = "permitted";
 
     static final String REJECTED = "rejected";
@@ -46,6 +53,12 @@ final class BulkheadMeters {
 
     private final Timer execution;
 
+    /** Of an adaptive bulkhead only; null for a static one. */
+    private final Timer rtt;
+
+    /** Of an adaptive bulkhead only; null for a static one. */
+    private final Counter drops;
+
     BulkheadMeters(Bulkhead bulkhead, MeterRegistry registry) {
         Tags name = Tags.of("name", bulkhead.getName());
         gauge(registry, LIMIT, bulkhead, name, "Maximum number of calls or tasks that may hold a permit at once",
@@ -63,6 +76,23 @@ final class BulkheadMeters {
             .description("Time a call or task held its permit")
             .tags(name)
             .register(registry);
+        if (bulkhead.isAdaptive()) {
+            gauge(registry, ADAPTIVE_CEILING, bulkhead, name,
+                    "Highest limit the adaptive algorithm may set: max-concurrent-calls",
+                    (b) -> b.getConfig().getMaxConcurrentCalls());
+            this.rtt = Timer.builder(ADAPTIVE_RTT)
+                .description("Round trip time of each finished call the adaptive limit algorithm took as a sample")
+                .tags(name)
+                .register(registry);
+            this.drops = Counter.builder(ADAPTIVE_DROPS)
+                .description("Finished calls the adaptive limit algorithm took as overload signals (drops)")
+                .tags(name)
+                .register(registry);
+        }
+        else {
+            this.rtt = null;
+            this.drops = null;
+        }
     }
 
     void permitted(long waitNanos) {
@@ -77,6 +107,16 @@ final class BulkheadMeters {
 
     void completed(long executionNanos) {
         this.execution.record(executionNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void sampled(long rttNanos, Outcome outcome) {
+        if (this.rtt == null) {
+            return;
+        }
+        this.rtt.record(rttNanos, TimeUnit.NANOSECONDS);
+        if (outcome == Outcome.DROPPED) {
+            this.drops.increment();
+        }
     }
 
     private static void gauge(MeterRegistry registry, String meter, Bulkhead bulkhead, Tags tags, String description,

@@ -7,13 +7,16 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.limit.Outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Binds every bulkhead of a {@link BulkheadRegistry}, including those created later, to Micrometer:
  * gauges {@code loom.bulkhead.limit/active/waiting}, counter {@code loom.bulkhead.calls} and timers
- * {@code loom.bulkhead.wait/execution}, all tagged with the bulkhead's {@code name}.
+ * {@code loom.bulkhead.wait/execution}, and for adaptive bulkheads gauge {@code loom.bulkhead.adaptive.ceiling},
+ * timer {@code loom.bulkhead.adaptive.rtt} and counter {@code loom.bulkhead.adaptive.drops}; all tagged with the
+ * bulkhead's {@code name}.
  */
 public class BulkheadMetrics implements MeterBinder {
 
@@ -48,6 +51,11 @@ public class BulkheadMetrics implements MeterBinder {
         @Override
         public void onCompleted(Bulkhead bulkhead, long executionNanos) {
             metersOf(bulkhead).completed(executionNanos);
+        }
+
+        @Override
+        public void onSample(Bulkhead bulkhead, long rttNanos, Outcome outcome) {
+            metersOf(bulkhead).sampled(rttNanos, outcome);
         }
 
         private BulkheadMeters metersOf(Bulkhead bulkhead) {

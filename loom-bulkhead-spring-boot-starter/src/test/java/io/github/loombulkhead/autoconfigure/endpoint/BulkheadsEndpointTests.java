@@ -6,6 +6,9 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint.BulkheadDescriptor;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig.Algorithm;
+import io.github.loombulkhead.limit.Outcome;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -18,6 +21,14 @@ class BulkheadsEndpointTests {
 
     private final BulkheadRegistry registry = BulkheadRegistry.builder()
         .config("callee", BulkheadConfig.custom().maxConcurrentCalls(3).maxWaitDuration(Duration.ofSeconds(5)).build())
+        .config("flexible", BulkheadConfig.custom()
+            .maxConcurrentCalls(50)
+            .adaptive(AdaptiveLimitConfig.custom().algorithm(Algorithm.AIMD).initialLimit(10).minLimit(2).build())
+            .build())
+        .config("gradual", BulkheadConfig.custom()
+            .maxConcurrentCalls(40)
+            .adaptive(AdaptiveLimitConfig.custom().algorithm(Algorithm.GRADIENT).initialLimit(8).minLimit(4).build())
+            .build())
         .build();
 
     private final BulkheadsEndpoint endpoint = new BulkheadsEndpoint(this.registry);
@@ -55,6 +66,75 @@ class BulkheadsEndpointTests {
         assertThat(changed.limit()).isEqualTo(7);
         assertThat(changed.config().maxConcurrentCalls()).isEqualTo(7);
         assertThat(changed.config().maxWaitDuration()).isEqualTo("PT2S");
+        assertThat(changed.change()).isEqualTo("maxConcurrentCalls (the limit) set to 7; maxWaitDuration set to PT2S");
+    }
+
+    @Test
+    void aStaticBulkheadIsShownAsSuch() {
+        this.registry.bulkhead("callee");
+        BulkheadDescriptor callee = this.endpoint.bulkhead(path("callee"));
+        assertThat(callee.adaptive()).isFalse();
+        assertThat(callee.algorithm()).isNull();
+        assertThat(callee.change()).isNull();
+    }
+
+    @Test
+    void readsAnAdaptiveBulkheadWithItsAlgorithmLimitAndCeiling() {
+        Bulkhead gradual = this.registry.bulkhead("gradual");
+        gradual.acquirePermission();
+        gradual.onComplete(1_000_000, 2_000_000, 1, Outcome.SUCCESS);
+        BulkheadDescriptor descriptor = this.endpoint.bulkheads().bulkheads().get("gradual");
+        assertThat(descriptor.adaptive()).isTrue();
+        assertThat(descriptor.limit()).isEqualTo(gradual.getLimit());
+        assertThat(descriptor.config().maxConcurrentCalls()).isEqualTo(40);
+        assertThat(descriptor.algorithm().name()).isEqualTo("gradient");
+        assertThat(descriptor.algorithm().minLimit()).isEqualTo(4);
+        assertThat(descriptor.algorithm().ceiling()).isEqualTo(40);
+        assertThat(descriptor.algorithm().estimates()).isNotEmpty()
+            .isEqualTo(gradual.getLimitAlgorithm().getEstimates());
+        assertThat(descriptor.change()).isNull();
+        this.registry.bulkhead("flexible");
+        assertThat(this.endpoint.bulkhead(path("flexible")).algorithm().name()).isEqualTo("aimd");
+    }
+
+    @Test
+    void aWriteOfTheLimitSetsTheCeilingOfAnAdaptiveBulkheadAndSaysSo() {
+        Bulkhead flexible = this.registry.bulkhead("flexible");
+        BulkheadDescriptor changed = this.endpoint.update(path("flexible"), 30, null);
+        assertThat(changed.config().maxConcurrentCalls()).isEqualTo(30);
+        assertThat(changed.algorithm().ceiling()).isEqualTo(30);
+        // The algorithm restarted from its current limit, which was below the new ceiling.
+        assertThat(changed.limit()).isEqualTo(10);
+        assertThat(changed.adaptive()).isTrue();
+        assertThat(changed.change()).isEqualTo("maxConcurrentCalls is the ceiling of this adaptive bulkhead: set to "
+                + "30; the aimd algorithm restarted at limit 10 and finds the limit between 2 and 30");
+        assertThat(flexible.isAdaptive()).isTrue();
+        assertThat(flexible.getConfig().getAdaptive().getMaxLimit()).isEqualTo(30);
+    }
+
+    @Test
+    void aCeilingBelowTheCurrentLimitLowersTheLimitToIt() {
+        Bulkhead flexible = this.registry.bulkhead("flexible");
+        // Below the configured initial limit (10), which does not matter once the bulkhead runs.
+        BulkheadDescriptor changed = this.endpoint.update(path("flexible"), 6, Duration.ofSeconds(1));
+        assertThat(changed.limit()).isEqualTo(6);
+        assertThat(changed.config().maxConcurrentCalls()).isEqualTo(6);
+        assertThat(changed.change()).isEqualTo("maxConcurrentCalls is the ceiling of this adaptive bulkhead: set to "
+                + "6; the aimd algorithm restarted at limit 6 and finds the limit between 2 and 6; maxWaitDuration set "
+                + "to PT1S");
+        assertThat(flexible.getLimit()).isEqualTo(6);
+    }
+
+    @Test
+    void aCeilingBelowTheMinimumOfAnAdaptiveBulkheadChangesNothing() {
+        Bulkhead flexible = this.registry.bulkhead("flexible");
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.update(path("flexible"), 1, Duration.ofSeconds(1)))
+            .withMessage("Bulkhead 'flexible' not changed: maxConcurrentCalls is the ceiling of its adaptive limit and "
+                    + "must be at least its minLimit 2 but was 1");
+        assertThat(flexible.getConfig().getMaxConcurrentCalls()).isEqualTo(50);
+        assertThat(flexible.getLimit()).isEqualTo(10);
+        assertThat(flexible.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test

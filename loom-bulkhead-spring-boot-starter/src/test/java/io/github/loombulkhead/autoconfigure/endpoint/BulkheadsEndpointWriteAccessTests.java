@@ -1,6 +1,7 @@
 package io.github.loombulkhead.autoconfigure.endpoint;
 
 import java.time.Duration;
+import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.loombulkhead.BulkheadRegistry;
@@ -23,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = BulkheadsEndpointWriteAccessTests.TestApplication.class,
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "loom.bulkhead.instances.y.max-concurrent-calls=5",
-                "loom.bulkhead.instances.y.max-wait-duration=10s", "management.endpoints.web.exposure.include=bulkheads",
+                "loom.bulkhead.instances.y.max-wait-duration=10s", "loom.bulkhead.instances.z.max-concurrent-calls=100",
+                "loom.bulkhead.instances.z.adaptive.enabled=true", "loom.bulkhead.instances.z.adaptive.initial-limit=20",
+                "loom.bulkhead.instances.z.adaptive.min-limit=5", "management.endpoints.web.exposure.include=bulkheads",
                 "management.endpoint.bulkheads.access=unrestricted",
                 // Spring Boot hides error messages by default; the reason is in the message when shown.
                 "spring.web.error.include-message=always" })
@@ -43,6 +46,7 @@ class BulkheadsEndpointWriteAccessTests {
     void configuredValues() {
         this.registry.bulkhead("y").changeLimit(5);
         this.registry.bulkhead("y").changeMaxWaitDuration(Duration.ofSeconds(10));
+        this.registry.bulkhead("z").changeLimit(100);
     }
 
     @Test
@@ -53,6 +57,52 @@ class BulkheadsEndpointWriteAccessTests {
         assertThat(JsonPath.<String>read(response.body(), "$.config.maxWaitDuration")).isEqualTo("PT3S");
         assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(12);
         assertThat(this.meterRegistry.get("loom.bulkhead.limit").tag("name", "y").gauge().value()).isEqualTo(12.0);
+    }
+
+    @Test
+    void aStaticBulkheadReadsWithoutAlgorithm() {
+        Response response = get("/bulkheads/y");
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(JsonPath.<Boolean>read(response.body(), "$.adaptive")).isFalse();
+        assertThat(JsonPath.<Map<String, Object>>read(response.body(), "$")).doesNotContainKeys("algorithm", "change");
+    }
+
+    @Test
+    void anAdaptiveBulkheadReadsWithAlgorithmEstimatesLimitAndCeiling() {
+        Response response = get("/bulkheads/z");
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(JsonPath.<Boolean>read(response.body(), "$.adaptive")).isTrue();
+        assertThat(JsonPath.<Integer>read(response.body(), "$.limit")).isEqualTo(this.registry.bulkhead("z").getLimit());
+        assertThat(JsonPath.<String>read(response.body(), "$.algorithm.name")).isEqualTo("gradient");
+        assertThat(JsonPath.<Integer>read(response.body(), "$.algorithm.minLimit")).isEqualTo(5);
+        assertThat(JsonPath.<Integer>read(response.body(), "$.algorithm.ceiling")).isEqualTo(100);
+        assertThat(JsonPath.<Integer>read(response.body(), "$.config.maxConcurrentCalls")).isEqualTo(100);
+        assertThat(JsonPath.<Map<String, Object>>read(response.body(), "$.algorithm.estimates"))
+            .containsOnlyKeys(this.registry.bulkhead("z").getLimitAlgorithm().getEstimates().keySet());
+    }
+
+    @Test
+    void aWriteToAnAdaptiveBulkheadSetsItsCeilingAndSaysSo() {
+        Response response = post("/bulkheads/z", "{\"maxConcurrentCalls\": 60}");
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(JsonPath.<Integer>read(response.body(), "$.config.maxConcurrentCalls")).isEqualTo(60);
+        assertThat(JsonPath.<Integer>read(response.body(), "$.algorithm.ceiling")).isEqualTo(60);
+        assertThat(JsonPath.<Integer>read(response.body(), "$.limit")).isEqualTo(20);
+        assertThat(JsonPath.<String>read(response.body(), "$.change")).isEqualTo("maxConcurrentCalls is the ceiling "
+                + "of this adaptive bulkhead: set to 60; the gradient algorithm restarted at limit 20 and finds the "
+                + "limit between 5 and 60");
+        assertThat(this.registry.bulkhead("z").isAdaptive()).isTrue();
+        assertThat(this.meterRegistry.get("loom.bulkhead.adaptive.ceiling").tag("name", "z").gauge().value())
+            .isEqualTo(60.0);
+        assertThat(this.meterRegistry.get("loom.bulkhead.limit").tag("name", "z").gauge().value()).isEqualTo(20.0);
+    }
+
+    @Test
+    void aCeilingBelowTheMinimumIsRejectedWith400AndChangesNothing() {
+        Response response = post("/bulkheads/z", "{\"maxConcurrentCalls\": 4}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body()).contains("must be at least its minLimit 5 but was 4");
+        assertThat(this.registry.bulkhead("z").getConfig().getMaxConcurrentCalls()).isEqualTo(100);
     }
 
     @Test
@@ -78,6 +128,14 @@ class BulkheadsEndpointWriteAccessTests {
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.body()).contains("No bulkhead named 'nope'");
         assertThat(this.registry.find("nope")).isEmpty();
+    }
+
+    private Response get(String path) {
+        return RestClient.create("http://localhost:" + this.port + "/actuator")
+            .get()
+            .uri(path)
+            .exchange((request, response) -> new Response(response.getStatusCode().value(),
+                    response.bodyTo(String.class)));
     }
 
     private Response post(String path, String json) {

@@ -8,11 +8,15 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
+import io.github.loombulkhead.limit.Outcome;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -26,6 +30,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** The {@code loom.bulkhead.*} meters: names, tags, units, exact counts, late bulkheads. */
 class LoomBulkheadMetricsAutoConfigurationTests {
+
+    private static final String[] ADAPTIVE = { "loom.bulkhead.instances.flexible.max-concurrent-calls=50",
+            "loom.bulkhead.instances.flexible.adaptive.enabled=true",
+            "loom.bulkhead.instances.flexible.adaptive.algorithm=aimd",
+            "loom.bulkhead.instances.flexible.adaptive.initial-limit=10",
+            "loom.bulkhead.instances.flexible.adaptive.min-limit=2" };
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
@@ -125,6 +135,88 @@ class LoomBulkheadMetricsAutoConfigurationTests {
         this.contextRunner.withBean(SimpleMeterRegistry.class, () -> own)
             .run((context) -> assertThat(own.get("loom.bulkhead.limit").tag("name", "callee").gauge().value())
                 .isEqualTo(2.0));
+    }
+
+    @Test
+    void adaptiveBulkheadHasAdaptiveMetersFromTheStartAndAStaticOneNone() {
+        this.contextRunner.withPropertyValues(ADAPTIVE).run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("loom.bulkhead.limit").tag("name", "flexible").gauge().value()).isEqualTo(10.0);
+            Gauge ceiling = registry.get("loom.bulkhead.adaptive.ceiling").tag("name", "flexible").gauge();
+            assertThat(ceiling.value()).isEqualTo(50.0);
+            assertThat(ceiling.getId().getBaseUnit()).isEqualTo("calls");
+            assertThat(registry.get("loom.bulkhead.adaptive.rtt").tag("name", "flexible").timer().count()).isZero();
+            assertThat(registry.get("loom.bulkhead.adaptive.drops").tag("name", "flexible").counter().count()).isZero();
+            assertThat(registry.getMeters())
+                .filteredOn((meter) -> meter.getId().getName().startsWith("loom.bulkhead.adaptive."))
+                .hasSize(3)
+                .allSatisfy((meter) -> assertThat(meter.getId().getTags()).containsExactly(Tag.of("name", "flexible")))
+                .allSatisfy((meter) -> assertThat(meter.getId().getDescription()).isNotBlank());
+        });
+    }
+
+    @Test
+    void samplesAreTimedAndDropsCounted() {
+        this.contextRunner.withPropertyValues(ADAPTIVE).run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            Bulkhead flexible = context.getBean(BulkheadRegistry.class).bulkhead("flexible");
+            for (int i = 0; i < 4; i++) {
+                assertThat(flexible.tryAcquirePermission()).isTrue();
+            }
+            long exec = TimeUnit.MILLISECONDS.toNanos(7);
+            flexible.onComplete(exec, TimeUnit.SECONDS.toNanos(5), 4, Outcome.DROPPED);
+            flexible.onComplete(exec, TimeUnit.SECONDS.toNanos(3), 3, Outcome.DROPPED);
+            flexible.onComplete(exec, TimeUnit.MILLISECONDS.toNanos(20), 2, Outcome.SUCCESS);
+            // A call that tells nothing about the callee is no sample.
+            flexible.onComplete(exec, TimeUnit.MILLISECONDS.toNanos(900), 1, Outcome.IGNORED);
+            Timer rtt = registry.get("loom.bulkhead.adaptive.rtt").tag("name", "flexible").timer();
+            assertThat(rtt.count()).isEqualTo(3);
+            assertThat(rtt.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(8020.0);
+            assertThat(rtt.max(TimeUnit.SECONDS)).isEqualTo(5.0);
+            assertThat(registry.get("loom.bulkhead.adaptive.drops").tag("name", "flexible").counter().count())
+                .isEqualTo(2.0);
+            assertThat(registry.get("loom.bulkhead.execution").tag("name", "flexible").timer().count()).isEqualTo(4);
+            // The limit gauge follows the algorithm, which backed off on the drops.
+            double limit = registry.get("loom.bulkhead.limit").tag("name", "flexible").gauge().value();
+            assertThat(limit).isEqualTo(flexible.getLimit()).isLessThan(10.0);
+            // A static bulkhead takes no samples and has no adaptive meters.
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            assertThat(callee.tryAcquirePermission()).isTrue();
+            callee.onComplete(exec, exec, 1, Outcome.DROPPED);
+            assertThat(registry.find("loom.bulkhead.adaptive.rtt").tag("name", "callee").timer()).isNull();
+            assertThat(registry.find("loom.bulkhead.adaptive.drops").tag("name", "callee").counter()).isNull();
+        });
+    }
+
+    @Test
+    void ceilingGaugeFollowsAWriteOfTheLimit() {
+        this.contextRunner.withPropertyValues(ADAPTIVE).run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            Bulkhead flexible = context.getBean(BulkheadRegistry.class).bulkhead("flexible");
+            flexible.changeLimit(30);
+            assertThat(registry.get("loom.bulkhead.adaptive.ceiling").tag("name", "flexible").gauge().value())
+                .isEqualTo(30.0);
+            flexible.changeLimit(6);
+            assertThat(registry.get("loom.bulkhead.adaptive.ceiling").tag("name", "flexible").gauge().value())
+                .isEqualTo(6.0);
+            assertThat(registry.get("loom.bulkhead.limit").tag("name", "flexible").gauge().value()).isEqualTo(6.0);
+        });
+    }
+
+    @Test
+    void adaptiveMetersInPrometheus() {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.contextRunner.withPropertyValues(ADAPTIVE)
+            .withBean(PrometheusMeterRegistry.class, () -> prometheus)
+            .run((context) -> {
+                Bulkhead flexible = context.getBean(BulkheadRegistry.class).bulkhead("flexible");
+                assertThat(flexible.tryAcquirePermission()).isTrue();
+                flexible.onComplete(1, TimeUnit.MILLISECONDS.toNanos(250), 1, Outcome.DROPPED);
+                assertThat(prometheus.scrape()).contains("loom_bulkhead_adaptive_ceiling_calls{name=\"flexible\"} 50.0")
+                    .contains("loom_bulkhead_adaptive_rtt_seconds_count{name=\"flexible\"} 1")
+                    .contains("loom_bulkhead_adaptive_rtt_seconds_sum{name=\"flexible\"} 0.25")
+                    .contains("loom_bulkhead_adaptive_drops_total{name=\"flexible\"} 1.0");
+            });
     }
 
     private static double count(MeterRegistry registry, String outcome, String reason) {

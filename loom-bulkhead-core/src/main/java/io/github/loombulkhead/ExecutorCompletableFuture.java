@@ -1,0 +1,97 @@
+package io.github.loombulkhead;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * The future of {@link BoundedVirtualExecutor#supplyAsync}: it runs as the task, completes after its
+ * permit is given back, and cancelling it while it waits takes it out of the queue.
+ */
+final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements Runnable, OwnTask {
+
+    /** {@link #inflight} once the completion was recorded. */
+    private static final int CLAIMED = Integer.MIN_VALUE;
+
+    private final BoundedVirtualExecutor executor;
+
+    private final Supplier<T> supplier;
+
+    private volatile QueuedTask queued;
+
+    private long startedAt;
+
+    private int inflight;
+
+    ExecutorCompletableFuture(BoundedVirtualExecutor executor, Supplier<T> supplier) {
+        this.executor = executor;
+        this.supplier = supplier;
+    }
+
+    @Override
+    public void run() {
+        if (isDone()) {
+            return;
+        }
+        T value;
+        try {
+            value = this.supplier.get();
+        }
+        catch (Throwable ex) {
+            recordCompletion(ex);
+            completeExceptionally(ex);
+            return;
+        }
+        recordCompletion(null);
+        complete(value);
+    }
+
+    private void recordCompletion(Throwable failure) {
+        int inflightAtStart = this.inflight;
+        if (claimCompletion()) {
+            this.executor.completed(this.startedAt, inflightAtStart, failure);
+        }
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        QueuedTask waiting = this.queued;
+        if (cancelled && waiting != null && this.executor.getBulkhead().withdraw(waiting)) {
+            this.executor.taskEnded();
+        }
+        return cancelled;
+    }
+
+    @Override
+    public BoundedVirtualExecutor executor() {
+        return this.executor;
+    }
+
+    @Override
+    public void queuedAs(QueuedTask queued) {
+        this.queued = queued;
+    }
+
+    @Override
+    public void startedAt(long nanos, int inflight) {
+        this.startedAt = nanos;
+        this.inflight = inflight;
+    }
+
+    @Override
+    public boolean claimCompletion() {
+        boolean first = this.inflight != CLAIMED;
+        this.inflight = CLAIMED;
+        return first;
+    }
+
+    @Override
+    public void reject(RuntimeException rejection) {
+        completeExceptionally(rejection);
+    }
+
+    @Override
+    public void failToStart(Throwable failure) {
+        completeExceptionally(failure);
+    }
+}

@@ -1,0 +1,113 @@
+package io.github.loombulkhead;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+
+/**
+ * The future of a task submitted to a {@link BoundedVirtualExecutor}: cancelling it while it waits
+ * takes it out of the queue; its completion is recorded before it completes.
+ */
+class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
+
+    /** {@link #inflight} once the completion was recorded. */
+    private static final int CLAIMED = Integer.MIN_VALUE;
+
+    private final BoundedVirtualExecutor executor;
+
+    private volatile QueuedTask queued;
+
+    /** Written and read on the thread that runs the task; 0 until it runs. */
+    private long startedAt;
+
+    private int inflight;
+
+    ExecutorFutureTask(BoundedVirtualExecutor executor, Callable<V> callable) {
+        super(callable);
+        this.executor = executor;
+    }
+
+    ExecutorFutureTask(BoundedVirtualExecutor executor, Runnable runnable, V result) {
+        super(runnable, result);
+        this.executor = executor;
+    }
+
+    @Override
+    public BoundedVirtualExecutor executor() {
+        return this.executor;
+    }
+
+    @Override
+    public void queuedAs(QueuedTask queued) {
+        this.queued = queued;
+    }
+
+    @Override
+    public void startedAt(long nanos, int inflight) {
+        this.startedAt = nanos;
+        this.inflight = inflight;
+    }
+
+    @Override
+    public boolean claimCompletion() {
+        boolean first = this.inflight != CLAIMED;
+        this.inflight = CLAIMED;
+        return first;
+    }
+
+    @Override
+    public void reject(RuntimeException rejection) {
+        super.setException(rejection);
+    }
+
+    @Override
+    public void failToStart(Throwable failure) {
+        super.setException(failure);
+    }
+
+    @Override
+    protected void set(V value) {
+        recordCompletion(null);
+        super.set(value);
+    }
+
+    @Override
+    protected void setException(Throwable failure) {
+        recordCompletion(failure);
+        super.setException(failure);
+    }
+
+    /** Called on the running thread: the completion is counted before the future completes. */
+    private void recordCompletion(Throwable failure) {
+        int inflightAtStart = this.inflight;
+        if (this.startedAt != 0 && claimCompletion()) {
+            this.executor.completed(this.startedAt, inflightAtStart, failure);
+        }
+    }
+
+    @Override
+    protected void done() {
+        QueuedTask waiting = this.queued;
+        if (isCancelled() && waiting != null && this.executor.getBulkhead().withdraw(waiting)) {
+            this.executor.taskEnded();
+        }
+    }
+
+    /** A task of {@code invokeAny}: also reports to the queue where invokeAny collects finished tasks. */
+    static final class Collected<V> extends ExecutorFutureTask<V> {
+
+        private final BlockingQueue<Future<V>> completions;
+
+        Collected(BoundedVirtualExecutor executor, Callable<V> callable, BlockingQueue<Future<V>> completions) {
+            super(executor, callable);
+            this.completions = completions;
+        }
+
+        @Override
+        protected void done() {
+            super.done();
+            this.completions.add(this);
+        }
+    }
+}

@@ -1,0 +1,273 @@
+package io.github.loombulkhead;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * The permits of one bulkhead and the waiters for them. The active and waiting counts share one
+ * {@code AtomicLong}, so with nobody waiting a permit is taken and given back with one CAS each; a
+ * {@code ReentrantLock} guards the {@link WaitQueue} and every change that involves a waiter.
+ *
+ * <p>A released permit goes straight to the next waiter (no barging), in a loop: a waiter that
+ * cannot use it hands it back and the next one is served. Expiring waiters are timed out by the
+ * shared {@link ExpiryScheduler}, which only changes state here; they are told on a virtual thread.
+ */
+final class Permits {
+
+    /** What {@link #acquireOrEnqueue} did. */
+    enum Entry { ACQUIRED, QUEUED, REFUSED }
+
+    private static final long ONE_WAITING = 1L << 32;
+
+    private static final System.Logger logger = System.getLogger(Bulkhead.class.getName());
+
+    private final Bulkhead owner;
+
+    private final BulkheadStatistics statistics;
+
+    /** Waiting count in the high 32 bits, active count in the low 32 bits. */
+    private final AtomicLong counts = new AtomicLong();
+
+    private volatile int limit;
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Guarded by lock. */
+    private final WaitQueue queue = new WaitQueue();
+
+    /** Guarded by lock: the pending expiry check, for the oldest expiring waiter. */
+    private ScheduledFuture<?> expiryCheck;
+
+    Permits(Bulkhead owner, BulkheadStatistics statistics, int limit) {
+        this.owner = owner;
+        this.statistics = statistics;
+        this.limit = limit;
+    }
+
+    int limit() {
+        return this.limit;
+    }
+
+    int active() {
+        return (int) this.counts.get();
+    }
+
+    int waiting() {
+        return (int) (this.counts.get() >>> 32);
+    }
+
+    /** Takes a free permit if one is free and nobody waits. */
+    boolean tryAcquire() {
+        for (;;) {
+            long c = this.counts.get();
+            if ((c >>> 32) != 0 || (int) c >= this.limit) {
+                return false;
+            }
+            if (this.counts.compareAndSet(c, c + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Takes a free permit, or queues {@code waiter} if the queue and {@code config} allow it. */
+    Entry acquireOrEnqueue(Waiter waiter, BulkheadConfig config) {
+        this.lock.lock();
+        try {
+            for (;;) {
+                long c = this.counts.get();
+                int waiting = (int) (c >>> 32);
+                if (waiting == 0 && (int) c < this.limit) {
+                    if (this.counts.compareAndSet(c, c + 1)) {
+                        return Entry.ACQUIRED;
+                    }
+                    continue;
+                }
+                if (waiting >= config.getQueueCapacity() || config.maxWaitNanos() == 0) {
+                    return Entry.REFUSED;
+                }
+                if (this.counts.compareAndSet(c, c + ONE_WAITING)) {
+                    this.queue.add(waiter, System.nanoTime());
+                    if (waiter.expires()) {
+                        scheduleExpiryCheck();
+                    }
+                    return Entry.QUEUED;
+                }
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    boolean withdraw(Waiter waiter) {
+        this.lock.lock();
+        try {
+            if (!this.queue.withdraw(waiter)) {
+                return false;
+            }
+            this.counts.addAndGet(-ONE_WAITING);
+            return true;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    List<Waiter> withdrawAll(Predicate<? super Waiter> filter) {
+        this.lock.lock();
+        try {
+            List<Waiter> withdrawn = this.queue.withdrawAll(filter);
+            this.counts.addAndGet(-ONE_WAITING * withdrawn.size());
+            return withdrawn;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Gives a permit back: frees it, or hands it to the next waiter that can use it. */
+    void release() {
+        for (;;) {
+            long c = this.counts.get();
+            if ((int) c <= 0) {
+                throw new IllegalStateException("Bulkhead '" + this.owner.getName()
+                        + "': more permits released than acquired");
+            }
+            if ((c >>> 32) != 0) {
+                break;
+            }
+            if (this.counts.compareAndSet(c, c - 1)) {
+                return;
+            }
+        }
+        handOff();
+    }
+
+    /** Passes a permit the caller holds on. A loop, not a recursion: a waiter that cannot use it hands it back. */
+    private void handOff() {
+        for (;;) {
+            Waiter next;
+            this.lock.lock();
+            try {
+                next = (active() <= this.limit) ? this.queue.grantNext(this.owner.getConfig().isFair()) : null;
+                this.counts.addAndGet((next != null) ? -ONE_WAITING : -1);
+            }
+            finally {
+                this.lock.unlock();
+            }
+            if (next == null || deliver(next)) {
+                return;
+            }
+        }
+    }
+
+    /** Sets the limit; a larger one hands the new permits to waiters at once. */
+    void setLimit(int newLimit) {
+        List<Waiter> granted = new ArrayList<>();
+        this.lock.lock();
+        try {
+            this.limit = newLimit;
+            boolean fair = this.owner.getConfig().isFair();
+            Waiter next;
+            while (active() < newLimit && (next = this.queue.grantNext(fair)) != null) {
+                this.counts.addAndGet(1 - ONE_WAITING);
+                granted.add(next);
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+        for (Waiter waiter : granted) {
+            if (!deliver(waiter)) {
+                handOff();
+            }
+        }
+    }
+
+    /** Runs {@code change} under the lock, then re-arms expiry and wakes waiters that time themselves out. */
+    void changeMaxWait(Runnable change) {
+        this.lock.lock();
+        try {
+            change.run();
+            if (this.expiryCheck != null) {
+                this.expiryCheck.cancel(false);
+                this.expiryCheck = null;
+            }
+            scheduleExpiryCheck();
+            this.queue.forEachLasting(Waiter::maxWaitChanged);
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Guarded by lock. All expiring waiters share one max wait, so the oldest expires first. */
+    private void scheduleExpiryCheck() {
+        long maxWait = this.owner.getConfig().maxWaitNanos();
+        if (this.expiryCheck != null || maxWait == Long.MAX_VALUE) {
+            return;
+        }
+        Long oldest = this.queue.oldestExpiringArrival();
+        if (oldest != null) {
+            this.expiryCheck = ExpiryScheduler.schedule(this::expireWaiters, oldest + maxWait - System.nanoTime());
+        }
+    }
+
+    /** Runs on the timer thread: only changes state, then has the expired waiters told on a virtual thread. */
+    private void expireWaiters() {
+        List<Waiter> expired;
+        long maxWait;
+        this.lock.lock();
+        try {
+            this.expiryCheck = null;
+            maxWait = this.owner.getConfig().maxWaitNanos();
+            expired = (maxWait != Long.MAX_VALUE) ? this.queue.expire(System.nanoTime() - maxWait) : List.of();
+            this.counts.addAndGet(-ONE_WAITING * expired.size());
+            scheduleExpiryCheck();
+        }
+        finally {
+            this.lock.unlock();
+        }
+        if (!expired.isEmpty()) {
+            ExpiryScheduler.tell(() -> rejectExpired(expired, maxWait));
+        }
+    }
+
+    /** Tells a granted waiter; {@code false} if it could not use the permit, which the caller still holds. */
+    private boolean deliver(Waiter waiter) {
+        long waited = System.nanoTime() - waiter.enqueuedAt;
+        boolean used;
+        try {
+            used = waiter.onPermit(waited);
+        }
+        catch (Throwable ex) {
+            logger.log(Level.ERROR, "Bulkhead '" + this.owner.getName() + "': waiter " + waiter + " failed to take its permit", ex);
+            used = false;
+        }
+        if (used) {
+            this.statistics.permitted(this.owner, waited);
+        }
+        return used;
+    }
+
+    /** Tells waiters the queue timed out, off the timer thread. */
+    private void rejectExpired(List<Waiter> expired, long maxWait) {
+        for (Waiter waiter : expired) {
+            long waited = System.nanoTime() - waiter.enqueuedAt;
+            BulkheadRejectedException rejection = this.statistics.rejected(this.owner, RejectionReason.WAIT_TIMED_OUT, waited, "waited "
+                    + waited / 1_000_000 + " ms, max wait " + Duration.ofNanos(maxWait));
+            try {
+                waiter.onReject(rejection);
+            }
+            catch (Throwable ex) {
+                logger.log(Level.ERROR, "Bulkhead '" + this.owner.getName() + "': waiter " + waiter + " failed on rejection", ex);
+            }
+        }
+    }
+}

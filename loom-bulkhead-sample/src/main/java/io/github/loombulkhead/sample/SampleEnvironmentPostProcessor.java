@@ -56,9 +56,10 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             defaults.put(bulkhead + "queue-capacity",
                     Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
             defaults.put(bulkhead + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
-            // The adaptive client's bulkhead (made adaptive by AdaptiveBulkheadConfiguration): its ceiling is the
-            // adaptive max limit, the rest is the algorithm's own.
+            // The adaptive client's bulkhead: the switch and a ceiling (the adaptive max limit), the rest is the
+            // algorithm's own defaults.
             String adaptive = "loom.bulkhead.instances." + Modes.ADAPTIVE_BULKHEAD_NAME + ".";
+            defaults.put(adaptive + "adaptive.enabled", "true");
             defaults.put(adaptive + "max-concurrent-calls", scenario.adaptiveMaxLimit());
             defaults.put(adaptive + "queue-capacity", Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
             defaults.put(adaptive + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");

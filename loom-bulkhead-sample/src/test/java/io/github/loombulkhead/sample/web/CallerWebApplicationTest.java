@@ -72,6 +72,17 @@ class CallerWebApplicationTest {
     }
 
     @Test
+    void adaptiveModesRunInTheWebApplicationAndReportTheirLimitOverTime() {
+        for (String mode : new String[] { "loom-bulkhead-adaptive", "netflix-gradient2" }) {
+            RunReport run = get("/api/test/" + mode + "?requests=20&timeline=true", RunReport.class).getBody();
+            assertThat(run).isNotNull();
+            assertThat(run.succeeded()).as(mode).isEqualTo(20);
+            assertThat(run.timeline()).as(mode).isNotEmpty().allSatisfy((point) ->
+                    assertThat(point.limit()).as(mode + " limit").isNotNull().isBetween(1, 1_000));
+        }
+    }
+
+    @Test
     void unknownModeIsNotFoundAndTheAnswerListsTheModes() {
         ResponseEntity<String> response = get("/api/test/turbo", String.class);
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);

@@ -155,12 +155,13 @@ public final class Bulkhead {
         this.permits.release();
         this.statistics.completed(this, executionNanos);
         if (current != null && outcome != Outcome.IGNORED) {
-            sample(current, rttNanos, inflight, outcome);
+            // The call got its permit executionNanos ago.
+            sample(current, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
         }
     }
 
-    private void sample(LimitAlgorithm current, long rttNanos, int inflight, Outcome outcome) {
-        int proposed = current.onSample(System.nanoTime() - rttNanos, rttNanos, inflight, outcome);
+    private void sample(LimitAlgorithm current, long startNanos, long rttNanos, int inflight, Outcome outcome) {
+        int proposed = current.onSample(startNanos, rttNanos, inflight, outcome);
         this.statistics.sampled(this, rttNanos, outcome);
         if (proposed != this.permits.limit() && this.limitChange.tryLock()) {
             // Another thread applying a change will apply the newest proposal soon enough.

@@ -29,7 +29,22 @@ public enum Mode {
     SPRING_CONCURRENCY_LIMIT("spring-concurrency-limit"),
 
     /** A resilience4j {@code Bulkhead(maxConcurrentCalls = limit)} decorating the calls on virtual threads. */
-    RESILIENCE4J_BULKHEAD("resilience4j-bulkhead");
+    RESILIENCE4J_BULKHEAD("resilience4j-bulkhead"),
+
+    /**
+     * Unbounded virtual threads calling a {@code @Bulkhead} HTTP client whose bulkhead is adaptive: its limit
+     * follows the callee, never above the adaptive max limit.
+     */
+    LOOM_BULKHEAD_ADAPTIVE("loom-bulkhead-adaptive"),
+
+    /** A virtual thread per task through Netflix's {@code SimpleLimiter} with {@code Gradient2Limit}, blocking. */
+    NETFLIX_GRADIENT2("netflix-gradient2"),
+
+    /** A virtual thread per task through Netflix's {@code SimpleLimiter} with {@code VegasLimit}, blocking. */
+    NETFLIX_VEGAS("netflix-vegas"),
+
+    /** A virtual thread per task through Netflix's {@code SimpleLimiter} with {@code AIMDLimit}, blocking. */
+    NETFLIX_AIMD("netflix-aimd");
 
     private final String id;
 

@@ -17,8 +17,9 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Defaults that follow from the role and the scenario, at the lowest precedence so any explicit setting
  * wins: the callee gets Tomcat with {@code capacity} platform worker threads; the caller runs on virtual
- * threads (which activates loom-bulkhead), sizes the {@code callee} bulkhead from the scenario, and has no
- * web server during a comparison.
+ * threads (which activates loom-bulkhead), sizes the {@code callee} bulkhead from the scenario, makes the
+ * {@code callee-adaptive} bulkhead adaptive with the adaptive max limit as its ceiling, and has no web server
+ * during a comparison.
  */
 class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -55,6 +56,13 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             defaults.put(bulkhead + "queue-capacity",
                     Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
             defaults.put(bulkhead + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
+            // The adaptive client's bulkhead: the switch and a ceiling (the adaptive max limit), the rest is the
+            // algorithm's own defaults.
+            String adaptive = "loom.bulkhead.instances." + Modes.ADAPTIVE_BULKHEAD_NAME + ".";
+            defaults.put(adaptive + "adaptive.enabled", "true");
+            defaults.put(adaptive + "max-concurrent-calls", scenario.adaptiveMaxLimit());
+            defaults.put(adaptive + "queue-capacity", Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
+            defaults.put(adaptive + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
             if (properties.isCompare()) {
                 defaults.put("spring.main.web-application-type", "none");
             }

@@ -22,7 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param scale Preset for the scenario values that are not set: 'default' (about a minute) or 'reference'
  * (the reference's exact numbers, about four minutes).
  * @param requests Number of requests each mode fires at once.
- * @param limit Maximum number of concurrent calls in the bounded modes.
+ * @param limit Maximum number of concurrent calls in the bounded modes with a static limit (the adaptive modes
+ * use loom.sample.adaptive.max-limit).
  * @param readTimeout Read timeout of the caller's HTTP client.
  * @param connectTimeout Connect timeout of the caller's HTTP client.
  * @param modes Modes to run, in this order. Default: all of them.
@@ -35,6 +36,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param progress Whether to draw a progress bar per mode when the console is a terminal (otherwise one line
  * per mode is printed when it ends).
  * @param callee The slow service.
+ * @param adaptive The modes that find their limit while they run.
  */
 @ConfigurationProperties("loom.sample")
 public record SampleProperties(@Nullable String run, @DefaultValue("caller") Role role,
@@ -43,7 +45,7 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
         @Nullable List<String> modes, @DefaultValue("target/loom-bulkhead-report") Path reportDir,
         @DefaultValue("100ms") Duration sampleInterval, @DefaultValue("3500") int warmupRequests,
         @DefaultValue("true") boolean retainedHeap, @DefaultValue("true") boolean progress,
-        @DefaultValue Callee callee) {
+        @DefaultValue Callee callee, @DefaultValue Adaptive adaptive) {
 
     /** The only value of {@code loom.sample.run}. */
     public static final String RUN_COMPARE = "compare";
@@ -120,10 +122,16 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
      * @param startupTimeout How long the caller waits for the callee it started to answer.
      * @param jvmArguments JVM options of the callee the caller starts.
      * @param parentPid Process id of the caller that started this callee; the callee exits when it ends.
+     * @param capacityChanges Changes of the callee's worker threads during each mode, as capacity@time since the
+     * mode started, comma-separated, such as 60@2s,200@6s. Each mode starts at loom.sample.callee.capacity.
      */
     public record Callee(@Nullable Integer capacity, @Nullable Duration latency, @Nullable URI url,
             @DefaultValue("0") int port, @DefaultValue("60s") Duration startupTimeout,
-            @DefaultValue("-Xmx512m") List<String> jvmArguments, @Nullable Long parentPid) {
+            @DefaultValue("-Xmx512m") List<String> jvmArguments, @Nullable Long parentPid,
+            @Nullable String capacityChanges) {
+
+        /** Name of the capacity changes setting. */
+        static final String CAPACITY_CHANGES = "loom.sample.callee.capacity-changes";
 
         public Callee {
             atLeast("loom.sample.callee.capacity", capacity, 1);
@@ -141,6 +149,25 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
                         "loom.sample.callee.url must be an absolute http URL such as http://localhost:8081, but was "
                                 + url);
             }
+            CapacityChange.parseAll(CAPACITY_CHANGES, capacityChanges);
+        }
+
+        /** The parsed {@link #capacityChanges()}, in increasing time; empty when there are none. */
+        public List<CapacityChange> capacityChangeList() {
+            return CapacityChange.parseAll(CAPACITY_CHANGES, this.capacityChanges);
+        }
+    }
+
+    /**
+     * The adaptive modes ({@code loom-bulkhead-adaptive} and the Netflix ones).
+     *
+     * @param maxLimit Most concurrent calls an adaptive mode may ever allow; otherwise each algorithm starts from
+     * and keeps to its own defaults.
+     */
+    public record Adaptive(@DefaultValue("1000") int maxLimit) {
+
+        public Adaptive {
+            atLeast("loom.sample.adaptive.max-limit", maxLimit, 1);
         }
     }
 }

@@ -20,7 +20,8 @@ class SamplePropertiesTest {
     void defaultScaleIsTheReferenceScaledDownKeepingItsRatios() {
         Scenario scenario = Scenario.from(bind(Map.of()));
         assertThat(scenario).isEqualTo(new Scenario(Scale.DEFAULT, 1_000, 100, 200, Duration.ofMillis(300),
-                Duration.ofMillis(500), Duration.ofMillis(500), List.of(Mode.values())));
+                Duration.ofMillis(500), Duration.ofMillis(500), List.of(Mode.values()), 1_000, List.of()));
+        assertThat(scenario.littlesLawBound()).isEqualTo(Duration.ofMillis(1_500));
         assertThat(scenario.readTimeout()).isLessThan(scenario.calleeLatency().multipliedBy(2));
     }
 
@@ -49,6 +50,18 @@ class SamplePropertiesTest {
     }
 
     @Test
+    void capacityChangesAndTheAdaptiveCeilingAreBound() {
+        Scenario scenario = Scenario.from(bind(Map.of("loom.sample.callee.capacity-changes", "60@2s, 200@6500ms",
+                "loom.sample.adaptive.max-limit", "400")));
+        assertThat(scenario.capacityChanges()).containsExactly(new CapacityChange(60, 2_000),
+                new CapacityChange(200, 6_500));
+        assertThat(scenario.adaptiveMaxLimit()).isEqualTo(400);
+        assertThat(scenario.limit()).as("the static modes' limit is unchanged").isEqualTo(100);
+        // 200 workers for 2 s serve 1,333 requests: the 1,000 are done before the first change.
+        assertThat(scenario.littlesLawBound()).isEqualTo(Duration.ofMillis(1_500));
+    }
+
+    @Test
     void modeDeadlineLeavesRoomForEveryWaveToTimeOutTwice() {
         Scenario reference = Scenario.from(bind(Map.of("loom.sample.scale", "reference")));
         // 10 waves of (3 s + 5 s + 0.5 s), twice, plus 10 s.
@@ -68,6 +81,11 @@ class SamplePropertiesTest {
         assertRejected(Map.of("loom.sample.modes", "fast"), "unknown mode 'fast'; valid modes: thread-pool,");
         assertRejected(Map.of("loom.sample.run", "benchmark"), "loom.sample.run must be 'compare'");
         assertRejected(Map.of("loom.sample.callee.url", "localhost"), "loom.sample.callee.url must be an absolute");
+        assertRejected(Map.of("loom.sample.adaptive.max-limit", "0"),
+                "loom.sample.adaptive.max-limit must be at least 1, but was 0");
+        assertRejected(Map.of("loom.sample.callee.capacity-changes", "60 at 2s"),
+                "loom.sample.callee.capacity-changes must be a comma-separated list of capacity@time such as "
+                        + "60@2s,200@6s, but '60 at 2s' in '60 at 2s' is not");
     }
 
     private static void assertRejected(Map<String, String> values, String message) {

@@ -16,6 +16,11 @@ class CalleeConfiguration {
         return new TomcatWorkers();
     }
 
+    @Bean(destroyMethod = "close")
+    CalleeCapacity calleeCapacity(TomcatWorkers workers) {
+        return new CalleeCapacity(workers);
+    }
+
     @Bean
     @ConditionalOnProperty("loom.sample.callee.parent-pid")
     ParentProcessWatcher parentProcessWatcher(SampleProperties properties) {

@@ -8,7 +8,7 @@ package io.github.loombulkhead.sample.callee;
  * @param queuedRequests requests waiting for a worker
  * @param slowInProgress {@code /api/test/slow} requests being served
  * @param served {@code /api/test/slow} requests answered since start
- * @param capacity Tomcat worker threads at most
+ * @param capacity Tomcat worker threads at most, right now
  * @param latencyMs configured latency of {@code /api/test/slow}
  */
 public record CalleeStatus(boolean idle, int busyWorkers, int queuedRequests, int slowInProgress, long served,

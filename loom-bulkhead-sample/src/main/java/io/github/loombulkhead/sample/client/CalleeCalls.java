@@ -2,6 +2,7 @@ package io.github.loombulkhead.sample.client;
 
 import java.time.Duration;
 
+import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.callee.CalleeStatus;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -16,20 +17,38 @@ public final class CalleeCalls {
 
     private final BulkheadedSlowApi bulkheadedApi;
 
+    private final AdaptiveSlowApi adaptiveApi;
+
     private final PoolingHttpClientConnectionManager connections;
 
-    public CalleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, PoolingHttpClientConnectionManager connections) {
+    public CalleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, AdaptiveSlowApi adaptiveApi,
+            PoolingHttpClientConnectionManager connections) {
         this.api = api;
         this.bulkheadedApi = bulkheadedApi;
+        this.adaptiveApi = adaptiveApi;
         this.connections = connections;
     }
 
-    /** The call each task of {@code mode} makes: the configured latency, or none for a warm-up. */
+    /**
+     * The call each task of {@code mode} makes: the configured latency, or none for a warm-up. The adaptive mode
+     * warms up through the static {@code @Bulkhead} client (the same code path), so that its algorithm starts the
+     * measured run from its initial state instead of from what calls without latency taught it.
+     */
     public Runnable call(Mode mode, boolean warmUp) {
-        if (mode == Mode.LOOM_BULKHEAD_HTTP) {
-            return warmUp ? () -> this.bulkheadedApi.slow(0) : this.bulkheadedApi::slow;
-        }
-        return warmUp ? () -> this.api.slow(0) : this.api::slow;
+        return switch (mode) {
+            case LOOM_BULKHEAD_HTTP -> warmUp ? () -> this.bulkheadedApi.slow(0) : this.bulkheadedApi::slow;
+            case LOOM_BULKHEAD_ADAPTIVE -> warmUp ? () -> this.bulkheadedApi.slow(0) : this.adaptiveApi::slow;
+            default -> warmUp ? () -> this.api.slow(0) : this.api::slow;
+        };
+    }
+
+    /**
+     * Sets the callee's workers to the schedule's initial capacity and has the callee apply its changes from now
+     * on. Call it right before a mode starts, when the callee is idle: a request sent later would wait in the
+     * callee's queue behind the mode's calls, so the callee keeps the times itself.
+     */
+    public void scheduleCapacity(CapacitySchedule schedule) {
+        this.api.capacity(schedule);
     }
 
     /**

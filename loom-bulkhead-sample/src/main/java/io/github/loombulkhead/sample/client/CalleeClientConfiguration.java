@@ -33,7 +33,8 @@ import org.springframework.web.service.registry.ImportHttpServices;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
-@ImportHttpServices(group = CalleeClientConfiguration.GROUP, types = { SlowApi.class, BulkheadedSlowApi.class })
+@ImportHttpServices(group = CalleeClientConfiguration.GROUP, types = { SlowApi.class, BulkheadedSlowApi.class,
+        AdaptiveSlowApi.class })
 public class CalleeClientConfiguration {
 
     /** The HTTP service group of the callee's clients. */
@@ -70,9 +71,13 @@ public class CalleeClientConfiguration {
             .register(registry);
     }
 
-    /** Connections the caller may open to the callee: as many as requests, at least the reference's 1,000. */
+    /**
+     * Connections the caller may open to the callee: as many as requests, at least the reference's 1,000, and at
+     * least what the two {@code @Bulkhead} clients of the group may hold at once (the static limit plus the adaptive
+     * ceiling), so that the pool never limits a mode.
+     */
     public static int poolSize(Scenario scenario) {
-        return Math.max(1_000, scenario.requests());
+        return Math.max(Math.max(1_000, scenario.requests()), scenario.limit() + scenario.adaptiveMaxLimit());
     }
 
     @Bean(destroyMethod = "close")
@@ -110,8 +115,8 @@ public class CalleeClientConfiguration {
     }
 
     @Bean
-    CalleeCalls calleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi,
+    CalleeCalls calleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, AdaptiveSlowApi adaptiveApi,
             PoolingHttpClientConnectionManager connections) {
-        return new CalleeCalls(api, bulkheadedApi, connections);
+        return new CalleeCalls(api, bulkheadedApi, adaptiveApi, connections);
     }
 }

@@ -1,10 +1,13 @@
 package io.github.loombulkhead.sample.client;
 
+import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.callee.CalleeStatus;
 
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.annotation.HttpExchange;
+import org.springframework.web.service.annotation.PostExchange;
 
 /** The callee's API without any limit: what every mode but {@code loom-bulkhead-http} calls. */
 @HttpExchange("/api/test")
@@ -21,4 +24,8 @@ public interface SlowApi {
     /** Whether the callee is idle. */
     @GetExchange("/status")
     CalleeStatus status();
+
+    /** Sets the callee's workers to the schedule's initial capacity now and changes them at its times. */
+    @PostExchange("/capacity")
+    CalleeStatus capacity(@RequestBody CapacitySchedule schedule);
 }

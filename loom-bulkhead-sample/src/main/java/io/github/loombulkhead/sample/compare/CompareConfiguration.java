@@ -43,8 +43,8 @@ class CompareConfiguration {
     }
 
     @Bean
-    Modes modes(ObjectProvider<BulkheadRegistry> registry) {
-        return new Modes(registry.getIfAvailable());
+    Modes modes(ObjectProvider<BulkheadRegistry> registry, Scenario scenario) {
+        return new Modes(registry.getIfAvailable(), scenario.adaptiveMaxLimit());
     }
 
     @Bean

@@ -65,9 +65,12 @@ public final class Comparison {
         ScenarioReport scenarioReport = scenarioReport();
         this.out.println();
         this.out.println("loom-bulkhead comparison: " + Formats.count(this.scenario.requests())
-                + " requests at once per mode, limit " + this.scenario.limit() + ", callee with "
-                + this.scenario.calleeCapacity() + " workers and " + Formats.millis(this.scenario.calleeLatency().toMillis())
-                + " latency, read timeout " + Formats.millis(this.scenario.readTimeout().toMillis()));
+                + " requests at once per mode, limit " + this.scenario.limit() + " (adaptive modes at most "
+                + Formats.count(this.scenario.adaptiveMaxLimit()) + "), callee with " + this.scenario.calleeCapacity()
+                + " workers" + Formats.capacityChanges(this.scenario.capacityChanges()) + " and "
+                + Formats.millis(this.scenario.calleeLatency().toMillis()) + " latency, read timeout "
+                + Formats.millis(this.scenario.readTimeout().toMillis()) + "; Little's-law bound "
+                + Formats.seconds(this.scenario.littlesLawBound().toMillis()));
         if (!this.nativeMemory.isEnabled()) {
             this.out.println("Native memory tracking is off, so thread-stack memory is not measured; "
                     + "start the JVM with -XX:NativeMemoryTracking=summary to include it.");
@@ -75,7 +78,8 @@ public final class Comparison {
         warmUp();
         List<RunReport> runs = new ArrayList<>();
         ModeRunner.RunSettings settings = new ModeRunner.RunSettings(this.scenario.requests(), this.scenario.limit(),
-                this.scenario.modeDeadline(), this.properties.retainedHeap());
+                this.scenario.modeDeadline(), this.properties.retainedHeap(), this.scenario.capacitySchedule(),
+                this.scenario.calleeLatency());
         for (Mode mode : this.scenario.modes()) {
             ConsoleProgress progress = new ConsoleProgress(this.out, mode.id(), this.scenario.requests(),
                     this.properties.progress() && ConsoleProgress.isTerminal());
@@ -119,7 +123,9 @@ public final class Comparison {
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), s.adaptiveMaxLimit(),
+                s.modes().contains(Mode.LOOM_BULKHEAD_ADAPTIVE) ? this.runner.adaptiveAlgorithm() : null,
+                s.capacityChanges(), s.littlesLawBound().toMillis());
     }
 
     /**

@@ -37,7 +37,8 @@ final class ConsoleProgress implements TimelineSampler.Listener {
     public void onPoint(TimelinePoint point) {
         if (this.live) {
             this.out.print("\r" + line(point.completed(), point.elapsedMs()) + "  in flight "
-                    + String.format(Locale.US, "%,5d", point.inFlight()));
+                    + String.format(Locale.US, "%,5d", point.inFlight())
+                    + ((point.limit() != null) ? String.format(Locale.US, "  limit %,5d", point.limit()) : ""));
             this.out.flush();
         }
     }
@@ -60,8 +61,10 @@ final class ConsoleProgress implements TimelineSampler.Listener {
 
     /** Replaces the bar with the mode's outcome. */
     void finish(RunReport run) {
-        this.out.print((this.live ? "\r" : "") + line(run.succeeded() + run.failed(), run.durationMs()) + "  succeeded "
-                + Formats.count(run.succeeded()) + ", failed " + Formats.count(run.failed()) + "   \n");
+        String outcome = "  succeeded " + Formats.count(run.succeeded()) + ", failed " + Formats.count(run.failed());
+        // Padded to cover the longest progress suffix ("  in flight 1,000  limit 1,000") it replaces.
+        this.out.print((this.live ? "\r" : "") + line(run.succeeded() + run.failed(), run.durationMs())
+                + String.format(Locale.US, "%-33s", outcome) + "\n");
         this.out.flush();
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.SampleArgumentException;
 import io.github.loombulkhead.sample.client.CalleeCalls;
@@ -30,7 +31,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs one mode the way the reference did: {@code CompletableFuture.runAsync(call, executor)} for every
  * request, all submitted at once, then waits for all of them; and measures it. Before each run it waits
- * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike.
+ * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike; when the
+ * callee's capacity changes during a run, it hands the callee the schedule right before the first submission.
  */
 public final class ModeRunner {
 
@@ -81,15 +83,27 @@ public final class ModeRunner {
      * @throws SampleArgumentException naming the mode that cannot run and why
      */
     public void checkRunnable(List<Mode> modes) {
-        if (modes.contains(Mode.LOOM_BULKHEAD_HTTP)) {
-            try {
-                this.modes.httpBulkhead();
-            }
-            catch (IllegalStateException ex) {
-                throw new SampleArgumentException("loom.sample.modes contains loom-bulkhead-http, which cannot run: "
-                        + ex.getMessage() + ". Leave the mode out or turn the starter on.");
+        for (Mode mode : List.of(Mode.LOOM_BULKHEAD_HTTP, Mode.LOOM_BULKHEAD_ADAPTIVE)) {
+            if (modes.contains(mode)) {
+                try {
+                    if (mode == Mode.LOOM_BULKHEAD_HTTP) {
+                        this.modes.httpBulkhead();
+                    }
+                    else {
+                        this.modes.adaptiveBulkhead();
+                    }
+                }
+                catch (IllegalStateException ex) {
+                    throw new SampleArgumentException("loom.sample.modes contains " + mode + ", which cannot run: "
+                            + ex.getMessage() + ". Leave the mode out or turn the starter on.");
+                }
             }
         }
+    }
+
+    /** The algorithm of {@code loom-bulkhead-adaptive}'s bulkhead, or {@code null} when it has none. */
+    public @Nullable String adaptiveAlgorithm() {
+        return this.modes.adaptiveAlgorithm();
     }
 
     /** Whether a run is in progress right now. */
@@ -124,7 +138,10 @@ public final class ModeRunner {
             // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
             boolean probeHeap = settings.retainedHeap() && mode.isBounded();
             TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
-                    listener);
+                    strategy::limit, listener);
+            if (!settings.capacity().changes().isEmpty()) {
+                this.calls.scheduleCapacity(settings.capacity());
+            }
             long start = System.nanoTime();
             recorder.start();
             CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
@@ -138,7 +155,7 @@ public final class ModeRunner {
                 logger.warn("Mode " + mode + ": " + abandoned + " requests had not ended after " + settings.deadline()
                         + "; counted as failed (other)");
             }
-            return report(mode, recorder, baseline, durationNanos, threads, series);
+            return report(mode, recorder, baseline, durationNanos, settings.littlesLawBound(), threads, series);
         }
     }
 
@@ -153,7 +170,7 @@ public final class ModeRunner {
         return new Baseline(heapUsed, gc, cpuNanos, threads);
     }
 
-    private RunReport report(Mode mode, CallRecorder recorder, Baseline baseline, long durationNanos,
+    private RunReport report(Mode mode, CallRecorder recorder, Baseline baseline, long durationNanos, Duration bound,
             @Nullable ThreadMemory threads, TimelineSampler.Result series) {
         int peakThreads = Math.max(this.jvm.peakPlatformThreads(), baseline.platformThreads());
         GcTotals gc = this.jvm.gcTotals().minus(baseline.gc()).minus(series.probeGc());
@@ -164,8 +181,10 @@ public final class ModeRunner {
                 summary.failures(FailureCause.CONNECT), summary.failures(FailureCause.REJECTED),
                 summary.failures(FailureCause.OTHER));
         int requests = recorder.requests();
+        long durationMs = TimeUnit.NANOSECONDS.toMillis(durationNanos);
         return new RunReport(mode.id(), requests, summary.succeeded(), summary.failed(), failures,
-                (double) summary.succeeded() / requests, TimeUnit.NANOSECONDS.toMillis(durationNanos), summary.p50Ms(),
+                (double) summary.succeeded() / requests, durationMs, bound.toMillis(),
+                (double) bound.toNanos() / Math.max(durationNanos, 1), summary.p50Ms(),
                 summary.p99Ms(), peakThreads, baseline.platformThreads(), recorder.peakVirtualThreads(),
                 series.peakInFlight(), series.peakHeapUsed(), baseline.heapUsed(), series.retainedHeap(),
                 series.probeGc().timeMs(), series.peakStackReservedDelta(),
@@ -226,7 +245,15 @@ public final class ModeRunner {
      * @param limit maximum concurrent calls of a bounded mode
      * @param deadline upper bound for the run; also the longest a task waits for a permit
      * @param retainedHeap whether to measure the heap held by the submitted work with a full GC
+     * @param capacity the callee's capacity over the run
+     * @param calleeLatency time the callee takes per request
      */
-    public record RunSettings(int requests, int limit, Duration deadline, boolean retainedHeap) {
+    public record RunSettings(int requests, int limit, Duration deadline, boolean retainedHeap,
+            CapacitySchedule capacity, Duration calleeLatency) {
+
+        /** requests / capacity × latency, piecewise when the capacity changes. */
+        public Duration littlesLawBound() {
+            return this.capacity.littlesLawBound(this.requests, this.calleeLatency);
+        }
     }
 }

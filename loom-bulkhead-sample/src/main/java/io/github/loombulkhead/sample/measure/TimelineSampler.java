@@ -3,12 +3,14 @@ package io.github.loombulkhead.sample.measure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.github.loombulkhead.sample.measure.JvmMetrics.GcTotals;
 import io.github.loombulkhead.sample.measure.NativeMemoryTracking.ThreadMemory;
@@ -54,9 +56,11 @@ public final class TimelineSampler implements AutoCloseable {
      * Starts sampling one mode; {@code onTick} sees every point (e.g. to draw progress).
      * @param heapBaseline heap used after a full GC right before the mode, to measure the heap the tasks hold
      * once the first request has ended; {@code null} not to measure it
+     * @param limit the mode's limit right now, empty for a mode without one
      */
-    public Sampling start(CallRecorder recorder, @Nullable Long heapBaseline, Listener onTick) {
-        Sampling sampling = new Sampling(recorder, heapBaseline, onTick, System.nanoTime());
+    public Sampling start(CallRecorder recorder, @Nullable Long heapBaseline, Supplier<OptionalInt> limit,
+            Listener onTick) {
+        Sampling sampling = new Sampling(recorder, heapBaseline, limit, onTick, System.nanoTime());
         long period = this.interval.toNanos();
         sampling.future = this.scheduler.scheduleAtFixedRate(sampling::safeTick, period, period,
                 TimeUnit.NANOSECONDS);
@@ -96,6 +100,8 @@ public final class TimelineSampler implements AutoCloseable {
 
         private final Listener listener;
 
+        private final Supplier<OptionalInt> limit;
+
         private final long startNanos;
 
         private final @Nullable Long heapBaseline;
@@ -118,9 +124,11 @@ public final class TimelineSampler implements AutoCloseable {
 
         private @Nullable Long peakStackReservedDelta;
 
-        private Sampling(CallRecorder recorder, @Nullable Long heapBaseline, Listener listener, long startNanos) {
+        private Sampling(CallRecorder recorder, @Nullable Long heapBaseline, Supplier<OptionalInt> limit,
+                Listener listener, long startNanos) {
             this.recorder = recorder;
             this.heapBaseline = heapBaseline;
+            this.limit = limit;
             this.listener = listener;
             this.startNanos = startNanos;
         }
@@ -154,9 +162,15 @@ public final class TimelineSampler implements AutoCloseable {
             }
             TimelinePoint point = new TimelinePoint(
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos), ended, inFlight, waiting,
-                    TimelineSampler.this.jvm.platformThreads(), this.recorder.virtualThreads(), heap, stack);
+                    TimelineSampler.this.jvm.platformThreads(), this.recorder.virtualThreads(), heap, stack,
+                    currentLimit());
             record(point);
             this.listener.onPoint(point);
+        }
+
+        private @Nullable Integer currentLimit() {
+            OptionalInt current = this.limit.get();
+            return current.isPresent() ? current.getAsInt() : null;
         }
 
         /**
@@ -199,7 +213,7 @@ public final class TimelineSampler implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos), ended, inFlight,
                     Math.max(0, this.recorder.submittedCount() - ended - inFlight),
                     TimelineSampler.this.jvm.platformThreads(), this.recorder.virtualThreads(),
-                    TimelineSampler.this.jvm.heapUsed(), stack);
+                    TimelineSampler.this.jvm.heapUsed(), stack, currentLimit());
             record(last);
             this.listener.onPoint(last);
             return new Result(List.copyOf(this.points), this.peakHeapUsed, this.peakInFlight,

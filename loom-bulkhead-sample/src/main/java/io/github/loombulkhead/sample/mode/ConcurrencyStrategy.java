@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,12 @@ public interface ConcurrencyStrategy extends AutoCloseable {
 
     /** The executor the tasks are submitted to. */
     Executor executor();
+
+    /**
+     * How many calls the mode lets run at once right now (the time series samples it); empty for a mode without a
+     * limit.
+     */
+    OptionalInt limit();
 
     /** What the task runs around the call, e.g. acquiring a permit first. */
     default Runnable decorate(Runnable call) {

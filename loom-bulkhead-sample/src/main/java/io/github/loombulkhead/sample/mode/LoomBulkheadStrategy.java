@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
 import io.github.loombulkhead.BulkheadConfig;
@@ -20,6 +21,11 @@ final class LoomBulkheadStrategy implements ConcurrencyStrategy {
             .maxWaitDuration(maxWait)
             .fair(true)
             .build();
+    }
+
+    @Override
+    public OptionalInt limit() {
+        return OptionalInt.of(this.executor.getBulkhead().getLimit());
     }
 
     @Override

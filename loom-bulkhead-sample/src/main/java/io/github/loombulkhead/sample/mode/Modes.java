@@ -10,8 +10,11 @@ import org.jspecify.annotations.Nullable;
 /** Creates the {@link ConcurrencyStrategy} of each mode for one run. */
 public final class Modes {
 
-    /** Name of the bulkhead the {@code @Bulkhead}-annotated HTTP client uses. */
+    /** Name of the bulkhead the {@code @Bulkhead}-annotated HTTP client of {@code loom-bulkhead-http} uses. */
     public static final String HTTP_BULKHEAD_NAME = "callee";
+
+    /** Name of the adaptive bulkhead the {@code @Bulkhead}-annotated client of {@code loom-bulkhead-adaptive} uses. */
+    public static final String ADAPTIVE_BULKHEAD_NAME = "callee-adaptive";
 
     static final String LOOM_BULKHEAD_NAME = "loom-bulkhead";
 
@@ -19,19 +22,24 @@ public final class Modes {
 
     private final @Nullable BulkheadRegistry registry;
 
+    private final int adaptiveMaxLimit;
+
     /**
-     * @param registry the starter's registry, which holds the HTTP client's bulkhead; {@code null} when the starter
-     * is not active, and then {@code loom-bulkhead-http} cannot run
+     * @param registry the starter's registry, which holds the HTTP clients' bulkheads; {@code null} when the starter
+     * is not active, and then {@code loom-bulkhead-http} and {@code loom-bulkhead-adaptive} cannot run
+     * @param adaptiveMaxLimit the most concurrent calls the Netflix modes may allow (the adaptive bulkhead has
+     * the same ceiling from its configuration)
      */
-    public Modes(@Nullable BulkheadRegistry registry) {
+    public Modes(@Nullable BulkheadRegistry registry, int adaptiveMaxLimit) {
         this.registry = registry;
+        this.adaptiveMaxLimit = adaptiveMaxLimit;
     }
 
     /**
      * A fresh strategy for {@code mode}.
      *
      * @param requests requests the run will submit (bounded queues are made large enough)
-     * @param limit maximum concurrent calls
+     * @param limit maximum concurrent calls of the modes with a static limit
      * @param maxWait how long a task may wait for a permit
      */
     public ConcurrencyStrategy create(Mode mode, int requests, int limit, Duration maxWait) {
@@ -44,19 +52,48 @@ public final class Modes {
                 Bulkhead bulkhead = httpBulkhead();
                 bulkhead.changeLimit(limit);
                 bulkhead.changeMaxWaitDuration(maxWait);
-                yield new VirtualUnboundedStrategy();
+                yield new VirtualUnboundedStrategy(bulkhead::getLimit);
             }
             case SPRING_CONCURRENCY_LIMIT -> new SpringConcurrencyLimitStrategy(limit);
             case RESILIENCE4J_BULKHEAD -> new Resilience4jBulkheadStrategy(limit, maxWait);
+            case LOOM_BULKHEAD_ADAPTIVE -> {
+                // Its limit is the algorithm's: only the wait is set here.
+                Bulkhead bulkhead = adaptiveBulkhead();
+                bulkhead.changeMaxWaitDuration(maxWait);
+                yield new VirtualUnboundedStrategy(bulkhead::getLimit);
+            }
+            case NETFLIX_GRADIENT2, NETFLIX_VEGAS, NETFLIX_AIMD ->
+                new NetflixLimiterStrategy(mode, this.adaptiveMaxLimit, maxWait);
         };
     }
 
     /** The bulkhead behind {@code @Bulkhead("callee")} on the HTTP client. */
     public Bulkhead httpBulkhead() {
+        return starterBulkhead(HTTP_BULKHEAD_NAME, Mode.LOOM_BULKHEAD_HTTP);
+    }
+
+    /** The adaptive bulkhead behind {@code @Bulkhead("callee-adaptive")} on the HTTP client. */
+    public Bulkhead adaptiveBulkhead() {
+        return starterBulkhead(ADAPTIVE_BULKHEAD_NAME, Mode.LOOM_BULKHEAD_ADAPTIVE);
+    }
+
+    /**
+     * The name of the algorithm behind {@code loom-bulkhead-adaptive}, such as {@code gradient}; {@code null} when
+     * the starter is off or the bulkhead is not adaptive.
+     */
+    public @Nullable String adaptiveAlgorithm() {
         if (this.registry == null) {
-            throw new IllegalStateException("Mode loom-bulkhead-http needs the loom-bulkhead starter, which is active "
+            return null;
+        }
+        Bulkhead bulkhead = this.registry.bulkhead(ADAPTIVE_BULKHEAD_NAME);
+        return bulkhead.isAdaptive() ? bulkhead.getLimitAlgorithm().getName() : null;
+    }
+
+    private Bulkhead starterBulkhead(String name, Mode mode) {
+        if (this.registry == null) {
+            throw new IllegalStateException("Mode " + mode + " needs the loom-bulkhead starter, which is active "
                     + "only with spring.threads.virtual.enabled=true and loom.bulkhead.enabled not false");
         }
-        return this.registry.bulkhead(HTTP_BULKHEAD_NAME);
+        return this.registry.bulkhead(name);
     }
 }

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -20,6 +21,11 @@ final class Resilience4jBulkheadStrategy implements ConcurrencyStrategy {
     Resilience4jBulkheadStrategy(int limit, Duration maxWait) {
         this.bulkhead = Bulkhead.of(Modes.RESILIENCE4J_NAME,
                 BulkheadConfig.custom().maxConcurrentCalls(limit).maxWaitDuration(maxWait).build());
+    }
+
+    @Override
+    public OptionalInt limit() {
+        return OptionalInt.of(this.bulkhead.getBulkheadConfig().getMaxConcurrentCalls());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
+import java.util.OptionalInt;
+
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 /**
@@ -16,6 +18,11 @@ final class SpringConcurrencyLimitStrategy implements ConcurrencyStrategy {
         this.executor.setVirtualThreads(true);
         this.executor.setConcurrencyLimit(limit);
         this.executor.setTaskTerminationTimeout(10_000);
+    }
+
+    @Override
+    public OptionalInt limit() {
+        return OptionalInt.of(this.executor.getConcurrencyLimit());
     }
 
     @Override

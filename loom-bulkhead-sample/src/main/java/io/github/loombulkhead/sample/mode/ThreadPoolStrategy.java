@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -9,8 +10,16 @@ final class ThreadPoolStrategy implements ConcurrencyStrategy {
 
     private final ExecutorService executor;
 
+    private final int limit;
+
     ThreadPoolStrategy(int limit) {
         this.executor = Executors.newFixedThreadPool(limit);
+        this.limit = limit;
+    }
+
+    @Override
+    public OptionalInt limit() {
+        return OptionalInt.of(this.limit);
     }
 
     @Override

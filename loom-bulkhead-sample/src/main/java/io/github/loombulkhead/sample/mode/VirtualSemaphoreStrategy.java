@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -16,8 +17,16 @@ final class VirtualSemaphoreStrategy implements ConcurrencyStrategy {
 
     private final Semaphore permits;
 
+    private final int limit;
+
     VirtualSemaphoreStrategy(int limit) {
         this.permits = new Semaphore(limit);
+        this.limit = limit;
+    }
+
+    @Override
+    public OptionalInt limit() {
+        return OptionalInt.of(this.limit);
     }
 
     @Override

@@ -1,6 +1,10 @@
 package io.github.loombulkhead.sample.report;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
+
+import io.github.loombulkhead.sample.CapacityChange;
 
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +49,13 @@ public final class Formats {
     /** A peak with its change from the baseline, e.g. {@code 131 (+100)}. */
     public static String peak(long peak, long baseline) {
         return String.format(Locale.US, "%,d (%+,d)", peak, peak - baseline);
+    }
+
+    /** The capacity changes as a clause, e.g. {@code , then 60 from 2.00 s, 200 from 6.00 s}; empty without changes. */
+    public static String capacityChanges(List<CapacityChange> changes) {
+        return changes.stream()
+            .map((change) -> count(change.capacity()) + " from " + seconds(change.atMs()))
+            .collect(Collectors.joining(", ", changes.isEmpty() ? "" : ", then ", ""));
     }
 
     /** Collections and their time, e.g. {@code 2 (15 ms)}. */

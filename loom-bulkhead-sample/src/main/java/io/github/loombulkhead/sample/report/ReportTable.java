@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The result table shared by the console, {@code report.md} and {@code report.html}: the reference's columns
- * (mode, duration, succeeded, failed, success rate) followed by the measures it discussed.
+ * (mode, duration, succeeded, failed, success rate), with the scenario's Little's-law bound beside the duration,
+ * followed by the measures it discussed.
  */
 public final class ReportTable {
 
@@ -15,6 +16,10 @@ public final class ReportTable {
     public static final List<Column> RESULTS = List.of(
             new Column("mode", "mode", RunReport::mode, RunReport::mode),
             new Column("duration", "durationMs", RunReport::durationMs, (r) -> Formats.seconds(r.durationMs())),
+            new Column("Little's-law bound", "littlesLawBoundMs", RunReport::littlesLawBoundMs,
+                    (r) -> Formats.seconds(r.littlesLawBoundMs())),
+            new Column("bound / duration", "littlesLawEfficiency", RunReport::littlesLawEfficiency,
+                    (r) -> Formats.percent(r.littlesLawEfficiency())),
             new Column("succeeded", "succeeded", RunReport::succeeded, (r) -> Formats.count(r.succeeded())),
             new Column("failed", "failed", RunReport::failed, (r) -> Formats.count(r.failed())),
             new Column("success rate", "successRate", RunReport::successRate, (r) -> Formats.percent(r.successRate())),

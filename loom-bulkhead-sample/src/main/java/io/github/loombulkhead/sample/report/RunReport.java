@@ -14,6 +14,10 @@ import org.jspecify.annotations.Nullable;
  * @param failures the failed requests split by cause
  * @param successRate succeeded / requests, between 0 and 1
  * @param durationMs from the first submission until every request ended
+ * @param littlesLawBoundMs the scenario's Little's-law bound: requests / capacity × latency, piecewise when the
+ * capacity changes; no mode has every request answered sooner
+ * @param littlesLawEfficiency the bound divided by the duration: 1 is as fast as the callee allows (above 1 only
+ * when requests failed early)
  * @param p50Ms median latency from the mode's start (all requests are fired at once) to each request's outcome,
  * succeeded or failed
  * @param p99Ms 99th percentile of the same
@@ -37,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * @param timeline the time series
  */
 public record RunReport(String mode, int requests, int succeeded, int failed, Failures failures, double successRate,
-        long durationMs, long p50Ms, long p99Ms, int peakPlatformThreads, int baselinePlatformThreads,
+        long durationMs, long littlesLawBoundMs, double littlesLawEfficiency, long p50Ms, long p99Ms, int peakPlatformThreads, int baselinePlatformThreads,
         int peakVirtualThreads, int peakInFlight, long peakHeapUsedBytes, long baselineHeapUsedBytes,
         @Nullable Long retainedHeapBytes, long heapProbeGcMs, @Nullable Long threadStackReservedDeltaBytes,
         @Nullable Long threadStackCommittedDeltaBytes, @Nullable Long nativeThreadsDelta, long gcCount, long gcTimeMs,

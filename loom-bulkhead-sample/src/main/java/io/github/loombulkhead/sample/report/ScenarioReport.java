@@ -2,12 +2,15 @@ package io.github.loombulkhead.sample.report;
 
 import java.util.List;
 
+import io.github.loombulkhead.sample.CapacityChange;
+import org.jspecify.annotations.Nullable;
+
 /**
  * The scenario part of {@code report.json}.
  *
  * @param requests requests per mode, all submitted at once
- * @param limit maximum concurrent calls of the bounded modes
- * @param calleeCapacity worker threads of the callee
+ * @param limit maximum concurrent calls of the bounded modes with a static limit
+ * @param calleeCapacity worker threads of the callee when a mode starts
  * @param calleeLatencyMs time the callee takes per request
  * @param readTimeoutMs read timeout of the caller's HTTP client
  * @param javaVersion version of the caller JVM
@@ -25,9 +28,16 @@ import java.util.List;
  * @param startedAt when the comparison started (ISO-8601)
  * @param loadAverage the machine's load average over the last minute when the comparison started (-1 if unknown):
  * other work on the machine shifts every timing
+ * @param adaptiveMaxLimit most concurrent calls an adaptive mode may ever allow
+ * @param adaptiveAlgorithm the algorithm of loom-bulkhead-adaptive's bulkhead, such as {@code gradient};
+ * {@code null} when that mode did not run
+ * @param capacityChanges changes of the callee's worker threads during each mode, by time since the mode started
+ * @param littlesLawBoundMs requests / capacity × latency, piecewise when the capacity changes: no mode has every
+ * request answered sooner
  */
 public record ScenarioReport(int requests, int limit, int calleeCapacity, long calleeLatencyMs, long readTimeoutMs,
         String javaVersion, int cpus, long connectTimeoutMs, String scale, List<String> modes, long maxHeapBytes,
         int warmupRequests, long sampleIntervalMs, boolean nativeMemoryTracking, boolean retainedHeap, String jvm,
-        String os, String startedAt, double loadAverage) {
+        String os, String startedAt, double loadAverage, int adaptiveMaxLimit, @Nullable String adaptiveAlgorithm,
+        List<CapacityChange> capacityChanges, long littlesLawBoundMs) {
 }

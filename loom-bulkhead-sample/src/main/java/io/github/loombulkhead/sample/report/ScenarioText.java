@@ -9,6 +9,14 @@ final class ScenarioText {
             How to read it (all figures are for the caller JVM; the callee runs in its own JVM):
             - duration: from the first submission until every request ended. p50 / p99: time from the mode's \
             start (all requests are fired at once) to each request's outcome, succeeded or failed.
+            - Little's-law bound: requests / callee capacity × latency (piecewise when the capacity changes \
+            during the mode): the shortest time in which every request can be answered. bound / duration: how \
+            close a mode came to it (100 % is as fast as the callee allows; above 100 % only when requests \
+            failed early).
+            - limit (chart): calls the mode lets run at once, sampled with the other measures: the algorithm's \
+            current limit in the adaptive modes (loom-bulkhead-adaptive, netflix-*), never above the adaptive \
+            max limit, and the static limit in the other bounded modes; the callee's capacity is drawn beside \
+            it.
             - platform threads (peak): the most live platform threads during the mode, and the change from just \
             before it. virtual threads (peak): the most tasks running on virtual threads at once, parked ones \
             included.
@@ -28,9 +36,13 @@ final class ScenarioText {
 
     static String describe(ScenarioReport s) {
         return Formats.count(s.requests()) + " requests at once, limit " + Formats.count(s.limit())
-                + "; callee: " + Formats.count(s.calleeCapacity()) + " worker threads, " + Formats.millis(s.calleeLatencyMs())
-                + " per request; read timeout " + Formats.millis(s.readTimeoutMs()) + ", connect timeout "
-                + Formats.millis(s.connectTimeoutMs()) + "; Java " + s.javaVersion() + " (" + s.jvm() + "), "
+                + " (adaptive modes at most " + Formats.count(s.adaptiveMaxLimit())
+                + ((s.adaptiveAlgorithm() != null) ? ", loom-bulkhead-adaptive with " + s.adaptiveAlgorithm() : "")
+                + "); callee: "
+                + Formats.count(s.calleeCapacity()) + " worker threads" + Formats.capacityChanges(s.capacityChanges())
+                + ", " + Formats.millis(s.calleeLatencyMs()) + " per request (Little's-law bound "
+                + Formats.seconds(s.littlesLawBoundMs()) + "); read timeout " + Formats.millis(s.readTimeoutMs())
+                + ", connect timeout " + Formats.millis(s.connectTimeoutMs()) + "; Java " + s.javaVersion() + " (" + s.jvm() + "), "
                 + s.cpus() + " CPUs, max heap " + Formats.megabytes(s.maxHeapBytes()) + ", " + s.os() + "; scale "
                 + s.scale() + "; started " + s.startedAt()
                 + ((s.loadAverage() >= 0) ? String.format(Locale.US, " with a load average of %.2f", s.loadAverage()) : "")

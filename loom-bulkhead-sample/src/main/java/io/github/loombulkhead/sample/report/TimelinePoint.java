@@ -14,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  * @param heapUsedBytes heap used
  * @param threadStackReservedDeltaBytes reserved thread-stack memory since the mode's baseline (every fifth point,
  * when native memory tracking is on)
+ * @param limit calls the mode lets run at once: the algorithm's current limit in the adaptive modes, the static
+ * limit in the other bounded ones; {@code null} for a mode without a limit
  */
 public record TimelinePoint(long elapsedMs, int completed, int inFlight, int waiting, int platformThreads,
-        int virtualThreads, long heapUsedBytes, @Nullable Long threadStackReservedDeltaBytes) {
+        int virtualThreads, long heapUsedBytes, @Nullable Long threadStackReservedDeltaBytes,
+        @Nullable Integer limit) {
 }

@@ -55,7 +55,7 @@ class CallerController {
      *
      * @param name a mode id or one of the reference's names
      * @param requests requests to fire (default: the scenario's)
-     * @param limit limit of the bounded modes (default: the scenario's)
+     * @param limit limit of the bounded modes with a static limit (default: the scenario's)
      * @param timeline whether to include the time series
      */
     @GetMapping("/{name}")
@@ -78,10 +78,11 @@ class CallerController {
         }
         Scenario sized = new Scenario(this.scenario.scale(), n, max, this.scenario.calleeCapacity(),
                 this.scenario.calleeLatency(), this.scenario.readTimeout(), this.scenario.connectTimeout(),
-                List.of(mode));
+                List.of(mode), this.scenario.adaptiveMaxLimit(), this.scenario.capacityChanges());
         try {
             RunReport run = this.runner.run(mode,
-                    new ModeRunner.RunSettings(n, max, sized.modeDeadline(), this.properties.retainedHeap()),
+                    new ModeRunner.RunSettings(n, max, sized.modeDeadline(), this.properties.retainedHeap(),
+                            sized.capacitySchedule(), sized.calleeLatency()),
                     (point) -> {
                     });
             return timeline ? run : withoutTimeline(run);
@@ -97,7 +98,7 @@ class CallerController {
 
     private static RunReport withoutTimeline(RunReport r) {
         return new RunReport(r.mode(), r.requests(), r.succeeded(), r.failed(), r.failures(), r.successRate(),
-                r.durationMs(), r.p50Ms(), r.p99Ms(), r.peakPlatformThreads(), r.baselinePlatformThreads(),
+                r.durationMs(), r.littlesLawBoundMs(), r.littlesLawEfficiency(), r.p50Ms(), r.p99Ms(), r.peakPlatformThreads(), r.baselinePlatformThreads(),
                 r.peakVirtualThreads(), r.peakInFlight(), r.peakHeapUsedBytes(), r.baselineHeapUsedBytes(),
                 r.retainedHeapBytes(), r.heapProbeGcMs(), r.threadStackReservedDeltaBytes(), r.threadStackCommittedDeltaBytes(),
                 r.nativeThreadsDelta(), r.gcCount(), r.gcTimeMs(), r.cpuTimeMs(), List.of());

@@ -33,8 +33,8 @@ import static org.awaitility.Awaitility.await;
  * caller with native memory tracking on) and checks what the report shows, not how long it took.
  * <p>
  * Scenario: 450 requests, limit 90, callee with 100 workers answering in 800 ms, read timeout 1.3 s. The
- * bounded modes never have more calls at the callee than it has workers, so every call succeeds with 500 ms
- * to spare; unbounded, 450 calls reach it at once, the first 100 are served in time and the next wave would
+ * modes with a fixed limit never have more calls at the callee than it has workers, so every call succeeds with
+ * 500 ms to spare (the adaptive modes find their own limit; only its ceiling is checked here); unbounded, 450 calls reach it at once, the first 100 are served in time and the next wave would
  * finish at 1.6 s, past the read timeout: about 100 / 450. The connect timeout is raised to 2 s so that a
  * busy build machine does not turn slow connects into failures.
  */
@@ -104,8 +104,10 @@ class ComparisonTest {
             assertThat(timeline).extracting(TimelinePoint::elapsedMs).isSorted();
             assertThat(timeline).extracting(TimelinePoint::completed).isSorted();
             assertThat(run.threadStackReservedDeltaBytes()).as(run.mode()).isNotNull();
+            assertThat(run.littlesLawBoundMs()).as("450 / 100 × 800 ms").isEqualTo(3_600);
             if (run.mode().equals("virtual-unbounded")) {
                 assertThat(run.retainedHeapBytes()).as("not paused to probe the heap").isNull();
+                assertThat(timeline).extracting(TimelinePoint::limit).as("no limit").containsOnlyNulls();
             }
             else {
                 assertThat(run.retainedHeapBytes()).as(run.mode()).isNotNull().isPositive();
@@ -120,6 +122,21 @@ class ComparisonTest {
             RunReport run = runs.get(mode.id());
             assertThat(run.succeeded()).as(mode + " succeeded").isEqualTo(REQUESTS);
             assertThat(run.peakInFlight()).as(mode + " calls at the callee at once").isLessThanOrEqualTo(LIMIT);
+        }
+    }
+
+    @Test
+    void everyBoundedModesLimitIsSampledTheStaticOnesAtTheirLimitTheAdaptiveOnesBelowTheCeiling() {
+        for (Mode mode : List.of(Mode.THREAD_POOL, Mode.VIRTUAL_SEMAPHORE, Mode.LOOM_BULKHEAD, Mode.LOOM_BULKHEAD_HTTP,
+                Mode.SPRING_CONCURRENCY_LIMIT, Mode.RESILIENCE4J_BULKHEAD)) {
+            assertThat(runs.get(mode.id()).timeline()).extracting(TimelinePoint::limit).as(mode + " limit")
+                .containsOnly(LIMIT);
+        }
+        for (Mode mode : List.of(Mode.LOOM_BULKHEAD_ADAPTIVE, Mode.NETFLIX_GRADIENT2, Mode.NETFLIX_VEGAS,
+                Mode.NETFLIX_AIMD)) {
+            assertThat(runs.get(mode.id()).timeline()).extracting(TimelinePoint::limit).as(mode + " limit")
+                .doesNotContainNull()
+                .allSatisfy((limit) -> assertThat(limit).isBetween(1, report.scenario().adaptiveMaxLimit()));
         }
     }
 
@@ -163,7 +180,8 @@ class ComparisonTest {
 
     @Test
     void reportFilesAreWrittenAndThePageShowsTheSameNumbers() throws Exception {
-        assertThat(Files.readString(reportDir.resolve("report.md"))).contains("| mode | duration | succeeded | failed |")
+        assertThat(Files.readString(reportDir.resolve("report.md")))
+            .contains("| mode | duration | Little's-law bound | bound / duration | succeeded | failed |")
             .contains(Mode.ids());
         try (Chromium chromium = Chromium.start(reportDir.resolve("chromium-profile"))) {
             ReportPage.open(chromium, reportDir.resolve("report.html")).assertMatches(report);

@@ -56,7 +56,19 @@ class CommandLineTest {
             assertThat(sample.exitCode(TIMEOUT)).isEqualTo(SampleArgumentException.EXIT_CODE);
             assertThat(sample.output()).contains("loom.sample.modes contains unknown mode 'turbo'")
                 .contains("thread-pool, virtual-unbounded, virtual-semaphore, loom-bulkhead, loom-bulkhead-http, "
-                        + "spring-concurrency-limit, resilience4j-bulkhead");
+                        + "spring-concurrency-limit, resilience4j-bulkhead, loom-bulkhead-adaptive, netflix-gradient2, "
+                        + "netflix-vegas, netflix-aimd");
+        }
+    }
+
+    @Test
+    void capacityChangesOutOfOrderAreRejectedNamingTheEntry() throws Exception {
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
+                List.of("--loom.sample.run=compare", "--loom.sample.callee.capacity-changes=60@2s,200@1s"))) {
+            assertThat(sample.exitCode(TIMEOUT)).isEqualTo(SampleArgumentException.EXIT_CODE);
+            assertThat(sample.output()).contains("loom.sample.callee.capacity-changes must list its changes in "
+                    + "increasing time, but '200@1s' comes after 2000ms in '60@2s,200@1s'")
+                .doesNotContain("Callee started");
         }
     }
 

@@ -2,15 +2,23 @@ package io.github.loombulkhead.sample.report;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** report.html renders in headless Chromium: tables carry report.json's numbers and every chart draws. */
+/**
+ * report.html renders in headless Chromium: tables carry report.json's numbers and every chart draws, the limit
+ * chart with the callee's capacity beside the modes' limits.
+ */
 class ReportHtmlTest {
 
     @TempDir
@@ -38,6 +46,31 @@ class ReportHtmlTest {
         ReportWriter.Written written = this.writer.write(report, temp.resolve("full"));
         assertThat(this.writer.read(written.json())).isEqualTo(report);
         ReportPage.open(chromium, written.html()).assertMatches(report);
+    }
+
+    @Test
+    void limitChartFollowsTheAdaptiveLimitBesideTheCalleesChangingCapacity() {
+        Report report = SampleReports.adaptive();
+        ReportWriter.Written written = this.writer.write(report, temp.resolve("adaptive"));
+        assertThat(this.writer.read(written.json())).isEqualTo(report);
+        ReportPage page = ReportPage.open(chromium, written.html());
+        page.assertMatches(report);
+        WebElement adaptive = chromium.driver()
+            .findElement(By.cssSelector("#charts figure[data-measure='limit'] path[data-mode='loom-bulkhead-adaptive']"));
+        assertThat(adaptive.getAttribute("data-max")).isEqualTo("200");
+        assertThat(adaptive.getAttribute("data-points")).isEqualTo("35");
+        // A moving limit: its line passes through many heights (a static one has a single height).
+        Set<String> heights = Arrays.stream(adaptive.getAttribute("d").split("[ML] ?"))
+            .filter((point) -> !point.isBlank())
+            .map((point) -> point.trim().split(" ")[1])
+            .collect(Collectors.toSet());
+        assertThat(heights).hasSizeGreaterThan(10);
+        WebElement capacity = chromium.driver()
+            .findElement(By.cssSelector("#charts figure[data-measure='limit'] path[data-series='capacity']"));
+        // 0 s at 200, 1 s from 200 to 60, 2.5 s from 60 to 200, 3.5 s at 200.
+        assertThat(capacity.getAttribute("data-points")).isEqualTo("6");
+        assertThat(chromium.driver().findElement(By.cssSelector("#results tr[data-mode='loom-bulkhead-adaptive'] "
+                + "td[data-field='littlesLawBoundMs']")).getText()).isEqualTo("2.55 s");
     }
 
     @Test

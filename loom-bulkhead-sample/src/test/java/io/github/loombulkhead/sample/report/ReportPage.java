@@ -26,8 +26,12 @@ import static org.assertj.core.api.Assertions.within;
  */
 public final class ReportPage {
 
-    /** The colour of the first mode's line (see report.html). */
-    private static final int FIRST_COLOR = 0x1f77b4;
+    /** The colours of the modes' lines, by position in the report (see report.html). */
+    private static final int[] COLORS = { 0x1f77b4, 0xd62728, 0xff7f0e, 0x2ca02c, 0x17becf, 0x9467bd, 0x8c564b,
+            0xe377c2, 0xbcbd22, 0x7f7f7f, 0x393b79, 0xad494a };
+
+    /** The colour of the callee's capacity on the limit chart (see report.html). */
+    private static final int CAPACITY_COLOR = 0x000000;
 
     private final ChromeDriver driver;
 
@@ -51,6 +55,7 @@ public final class ReportPage {
         assertTable("failures", ReportTable.FAILURES, report);
         assertLegend(report);
         assertCharts(report);
+        assertCapacity(report);
     }
 
     /** Nothing was fetched: no scripts, styles, images or fonts from anywhere. */
@@ -119,7 +124,7 @@ public final class ReportPage {
     void assertCharts(Report report) {
         List<WebElement> figures = this.driver.findElements(By.cssSelector("#charts figure"));
         assertThat(figures).extracting((f) -> f.getAttribute("data-measure"))
-            .containsExactly("completed", "inFlight", "waiting", "platformThreads", "virtualThreads", "heapUsedBytes",
+            .containsExactly("completed", "inFlight", "limit", "waiting", "platformThreads", "virtualThreads", "heapUsedBytes",
                     "threadStackReservedDeltaBytes");
         for (WebElement figure : figures) {
             String measure = figure.getAttribute("data-measure");
@@ -154,12 +159,40 @@ public final class ReportPage {
                         .isPositive();
                 }
             }
-            assertPainted(figure, measure);
+            // The last line drawn is on top: modes with the same values (e.g. the same static limit) hide the others.
+            RunReport top = withData.get(withData.size() - 1);
+            assertPainted(figure, measure, COLORS[report.runs().indexOf(top) % COLORS.length],
+                    "the colour of " + top.mode() + ", drawn last");
         }
     }
 
-    /** The first mode's colour is really on screen inside the chart. */
-    private void assertPainted(WebElement figure, String measure) {
+    /**
+     * The limit chart draws the callee's capacity as steps: its initial value, then two points per change that
+     * happened within the time the chart shows, and a last one at its end.
+     */
+    void assertCapacity(Report report) {
+        WebElement figure = this.driver.findElement(By.cssSelector("#charts figure[data-measure='limit']"));
+        List<WebElement> lines = figure.findElements(By.cssSelector("svg path[data-series='capacity']"));
+        if (report.runs().stream().flatMap((run) -> run.timeline().stream()).allMatch((p) -> p.limit() == null)) {
+            assertThat(lines).isEmpty();
+            return;
+        }
+        long end = report.runs()
+            .stream()
+            .flatMap((run) -> run.timeline().stream())
+            .filter((p) -> p.limit() != null)
+            .mapToLong(TimelinePoint::elapsedMs)
+            .max()
+            .orElseThrow();
+        long changes = report.scenario().capacityChanges().stream().filter((c) -> c.atMs() < end).count();
+        assertThat(lines).as("capacity line").hasSize(1);
+        assertThat(lines.get(0).getAttribute("data-points")).isEqualTo(String.valueOf(2 + 2 * changes));
+        assertThat(lines.get(0).getAttribute("d").split("[ML]")).hasSize((int) (2 + 2 * changes) + 1);
+        assertPainted(figure, "limit", CAPACITY_COLOR, "the capacity's colour");
+    }
+
+    /** {@code color} is really on screen inside the chart. */
+    private void assertPainted(WebElement figure, String measure, int color, String what) {
         this.driver.executeScript("arguments[0].scrollIntoView()", figure);
         byte[] png = figure.getScreenshotAs(OutputType.BYTES);
         try {
@@ -167,12 +200,12 @@ public final class ReportPage {
             int matching = 0;
             for (int y = 0; y < image.getHeight(); y++) {
                 for (int x = 0; x < image.getWidth(); x++) {
-                    if (close(image.getRGB(x, y) & 0xffffff, FIRST_COLOR)) {
+                    if (close(image.getRGB(x, y) & 0xffffff, color)) {
                         matching++;
                     }
                 }
             }
-            assertThat(matching).as("pixels of the first mode's colour in chart " + measure).isGreaterThan(20);
+            assertThat(matching).as("pixels of " + what + " in chart " + measure).isGreaterThan(20);
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -197,6 +230,7 @@ public final class ReportPage {
             case "virtualThreads" -> point.virtualThreads();
             case "heapUsedBytes" -> point.heapUsedBytes();
             case "threadStackReservedDeltaBytes" -> point.threadStackReservedDeltaBytes();
+            case "limit" -> point.limit();
             default -> throw new IllegalArgumentException(measure);
         };
     }

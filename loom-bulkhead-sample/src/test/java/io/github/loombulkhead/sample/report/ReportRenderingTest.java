@@ -12,14 +12,27 @@ class ReportRenderingTest {
     @Test
     void markdownHasTheReferenceColumnsFirstAndOneRowPerMode() {
         String md = MarkdownReport.render(this.report);
-        assertThat(md).contains("1,000 requests at once, limit 100; callee: 200 worker threads, 300 ms per request")
-            .contains("| mode | duration | succeeded | failed | success rate | p50 | p99 |")
-            .contains("| thread-pool | 3.12 s | 1,000 | 0 | 100.0 % | 1,560 ms | 3,100 ms | 131 (+100) | 0 | ")
-            .contains("| virtual-unbounded | 0.52 s | 200 | 800 | 20.0 % |")
+        assertThat(md)
+            .contains("1,000 requests at once, limit 100 (adaptive modes at most 1,000); callee: 200 worker threads, "
+                    + "300 ms per request (Little's-law bound 1.50 s)")
+            .contains("| mode | duration | Little's-law bound | bound / duration | succeeded | failed | success rate "
+                    + "| p50 | p99 |")
+            .contains("| thread-pool | 3.12 s | 1.50 s | 48.1 % | 1,000 | 0 | 100.0 % | 1,560 ms | 3,100 ms "
+                    + "| 131 (+100) | 0 | ")
+            .contains("| virtual-unbounded | 0.52 s | 1.50 s | 288.5 % | 200 | 800 | 20.0 % |")
             .contains("with a load average of 0.42")
             .contains("+100.0 MB")
             .contains("| mode | read timeout | connect | rejected | other |")
             .contains("| virtual-unbounded | 800 | 0 | 0 | 0 |");
+    }
+
+    @Test
+    void markdownDescribesTheCapacityChangesAndTheirPiecewiseBound() {
+        String md = MarkdownReport.render(SampleReports.adaptive());
+        assertThat(md).contains("limit 100 (adaptive modes at most 1,000, loom-bulkhead-adaptive with gradient); "
+                + "callee: 200 worker threads, then 60 from 1.00 s, 200 from 2.50 s, 300 ms per request "
+                + "(Little's-law bound 2.55 s)")
+            .contains("| loom-bulkhead-adaptive | 3.50 s | 2.55 s | 72.9 % | 998 | 2 | 99.8 % |");
     }
 
     @Test

@@ -72,6 +72,17 @@ class CallerWebApplicationTest {
     }
 
     @Test
+    void adaptiveModesRunInTheWebApplicationAndReportTheirLimitOverTime() {
+        for (String mode : new String[] { "loom-bulkhead-adaptive", "netflix-gradient2" }) {
+            RunReport run = get("/api/test/" + mode + "?requests=20&timeline=true", RunReport.class).getBody();
+            assertThat(run).isNotNull();
+            assertThat(run.succeeded()).as(mode).isEqualTo(20);
+            assertThat(run.timeline()).as(mode).isNotEmpty().allSatisfy((point) ->
+                    assertThat(point.limit()).as(mode + " limit").isNotNull().isBetween(1, 1_000));
+        }
+    }
+
+    @Test
     void unknownModeIsNotFoundAndTheAnswerListsTheModes() {
         ResponseEntity<String> response = get("/api/test/turbo", String.class);
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
@@ -82,9 +93,10 @@ class CallerWebApplicationTest {
     void requestsOutsideWhatTheClientCanCarryAreABadRequest() {
         assertThat(get("/api/test/thread-pool?requests=0", String.class).getStatusCode())
             .isEqualTo(HttpStatus.BAD_REQUEST);
-        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1001", String.class);
+        // The pool holds the static limit (5) plus the adaptive ceiling (1,000) connections.
+        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1006", String.class);
         assertThat(tooMany.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(tooMany.getBody()).contains("at most 1000").contains("--loom.sample.requests=1001");
+        assertThat(tooMany.getBody()).contains("at most 1005").contains("--loom.sample.requests=1006");
     }
 
     @Test

@@ -1,0 +1,100 @@
+package io.github.loombulkhead.sample;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** {@code capacity@time} parsing, the fewest workers, and the piecewise Little's-law bound. */
+class CapacityScheduleTest {
+
+    private static final String PROPERTY = "loom.sample.callee.capacity-changes";
+
+    @Test
+    void parsesChangesInAnyDurationStyleIgnoringSpaces() {
+        assertThat(CapacityChange.parseAll(PROPERTY, " 60@2s , 200@6500ms,10@PT8S")).containsExactly(
+                new CapacityChange(60, 2_000), new CapacityChange(200, 6_500), new CapacityChange(10, 8_000));
+        assertThat(CapacityChange.parseAll(PROPERTY, "60@1500")).as("plain milliseconds")
+            .containsExactly(new CapacityChange(60, 1_500));
+    }
+
+    @Test
+    void nothingOrBlankIsNoChange() {
+        assertThat(CapacityChange.parseAll(PROPERTY, null)).isEmpty();
+        assertThat(CapacityChange.parseAll(PROPERTY, "  ")).isEmpty();
+    }
+
+    @Test
+    void badEntriesAreNamedWithTheExpectedForm() {
+        assertRejected("60", "must be a comma-separated list of capacity@time such as 60@2s,200@6s, but '60' in '60' "
+                + "is not");
+        assertRejected("60@2s,", "but '' in '60@2s,' is not");
+        assertRejected("60@2s@3s", "but '60@2s@3s' in '60@2s@3s' is not");
+        assertRejected("@2s", "but '@2s' in '@2s' is not");
+        assertRejected("sixty@2s", "the capacity in 'sixty@2s' must be a whole number of worker threads");
+        assertRejected("0@2s", "the capacity in '0@2s' must be at least 1");
+        assertRejected("60@soon", "the time in '60@soon' must be a duration since the mode started such as 2s or 1500ms");
+        assertRejected("60@0s", "the time in '60@0s' must be at least 1ms after the mode started");
+        assertRejected("60@-1s", "the time in '60@-1s' must be at least 1ms");
+        assertRejected("60@6s,200@2s", "must list its changes in increasing time, but '200@2s' comes after 6000ms");
+        assertRejected("60@2s,200@2s", "but '200@2s' comes after 2000ms");
+    }
+
+    @Test
+    void minimumIsTheFewestWorkersAtAnyTime() {
+        assertThat(new CapacitySchedule(200, List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 6_000)))
+            .minimum()).isEqualTo(60);
+        assertThat(new CapacitySchedule(50, List.of(new CapacityChange(200, 1_000))).minimum()).isEqualTo(50);
+        assertThat(new CapacitySchedule(50, List.of()).minimum()).isEqualTo(50);
+    }
+
+    @Test
+    void scheduleRejectsChangesOutOfOrder() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> new CapacitySchedule(200,
+                    List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 2_000))))
+            .withMessageContaining("changes must be in increasing time");
+    }
+
+    @Test
+    void boundWithoutChangesIsRequestsOverCapacityTimesLatency() {
+        CapacitySchedule schedule = new CapacitySchedule(200, List.of());
+        assertThat(schedule.littlesLawBound(1_000, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(1_500));
+        assertThat(schedule.littlesLawBound(4_000, Duration.ofSeconds(3))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(schedule.littlesLawBound(1_000, Duration.ZERO)).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void boundIsPiecewiseWhenTheCapacityChanges() {
+        // 200 workers at 300 ms serve 2/3 of a request per ms: 1,333.3 by 2 s, 2,000 more (60 workers) by 12 s,
+        // then the last 666.7 take 100 workers 2 s: 14 s.
+        CapacitySchedule schedule = new CapacitySchedule(200,
+                List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 12_000)));
+        assertThat(schedule.littlesLawBound(4_000, Duration.ofMillis(300))).isEqualTo(Duration.ofSeconds(14));
+        // Done within the second segment: 1,333.3 by 2 s, the other 666.7 at 0.2 per ms take 3,333.3 ms.
+        assertThat(schedule.littlesLawBound(2_000, Duration.ofMillis(300)).toMillis()).isEqualTo(5_333);
+        // Done before the first change: the changes do not matter.
+        assertThat(schedule.littlesLawBound(1_000, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(1_500));
+        // The last request is answered exactly when the capacity changes: the change does not matter.
+        assertThat(new CapacitySchedule(200, List.of(new CapacityChange(60, 1_500))).littlesLawBound(1_000,
+                Duration.ofMillis(300)))
+            .isEqualTo(Duration.ofMillis(1_500));
+    }
+
+    @Test
+    void capacityThatGrowsShortensTheBound() {
+        CapacitySchedule schedule = new CapacitySchedule(50, List.of(new CapacityChange(200, 1_000)));
+        // 50 workers at 100 ms: 500 requests in the first second, the other 500 at 2 per ms: 250 ms.
+        assertThat(schedule.littlesLawBound(1_000, Duration.ofMillis(100))).isEqualTo(Duration.ofMillis(1_250));
+    }
+
+    private static void assertRejected(String text, String message) {
+        assertThatExceptionOfType(SampleArgumentException.class).isThrownBy(() -> CapacityChange.parseAll(PROPERTY, text))
+            .withMessageContaining(message)
+            .withMessageStartingWith(PROPERTY);
+    }
+}

@@ -1,0 +1,47 @@
+package io.github.loombulkhead.limit;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counts calls and drops per round (about one limit's worth of calls) without locks and says when the drops of the
+ * current round exceed the tolerated fraction, so a background rate of failures does not shrink the limit.
+ */
+final class DropCounter {
+
+    // One long: high 32 bits calls, low 32 bits drops, so a reader sees both of the same round.
+    private final AtomicLong round = new AtomicLong();
+
+    private final double tolerance;
+
+    DropCounter(double tolerance) {
+        this.tolerance = tolerance;
+    }
+
+    /**
+     * Counts one call and returns whether the drops of this round now exceed the tolerance.
+     * @param dropped whether the call was dropped
+     * @param roundSize calls per round: the current limit, so that a round lasts about one RTT under load
+     */
+    boolean count(boolean dropped, int roundSize) {
+        long value = this.round.addAndGet(dropped ? (1L << 32) + 1 : 1L << 32);
+        int calls = (int) (value >>> 32);
+        int drops = (int) value;
+        int size = Math.max(1, roundSize);
+        if (calls >= size && !dropped) {
+            this.round.compareAndSet(value, 0);
+        }
+        return dropped && drops > this.tolerance * Math.max(size, calls);
+    }
+
+    /** Drops in the current round as a fraction of its calls so far. */
+    double dropRate() {
+        long value = this.round.get();
+        int calls = (int) (value >>> 32);
+        return (calls == 0) ? 0 : (double) (int) value / calls;
+    }
+
+    /** Starts a new round. */
+    void reset() {
+        this.round.set(0);
+    }
+}

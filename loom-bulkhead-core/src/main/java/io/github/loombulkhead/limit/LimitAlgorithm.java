@@ -1,0 +1,59 @@
+package io.github.loombulkhead.limit;
+
+import java.util.Map;
+
+/**
+ * Decides how big a bulkhead's limit is; the bulkhead enforces it. The bulkhead feeds one sample per finished call
+ * and applies the returned limit with {@code changeLimit} when it differs from its own.
+ *
+ * <p>Every method may be called by many threads at once and never blocks: implementations accumulate samples
+ * without locks and let one thread at a time (a {@code tryLock}) turn them into a new limit. All times are
+ * {@link System#nanoTime()} values passed in by the caller, so an algorithm needs no clock of its own and runs
+ * the same on a simulated one. The limit is always within the configured minimum and maximum.
+ */
+public interface LimitAlgorithm {
+
+    /** The algorithm's configured name, such as {@code gradient} or {@code aimd}. */
+    String getName();
+
+    /** The limit the algorithm proposes now. */
+    int getLimit();
+
+    /**
+     * Takes one finished call into account and returns the limit after it.
+     * @param startNanos when the call got its permit ({@code System.nanoTime()})
+     * @param rttNanos how long the call held its permit
+     * @param inflight calls holding a permit when this one got its own, itself included
+     * @param outcome what the call tells about the callee; {@link Outcome#IGNORED} changes nothing
+     * @return the limit to apply
+     */
+    int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome);
+
+    /**
+     * Optional signal: the oldest call still holding a permit got it at {@code oldestStartNanos}. A call older than
+     * the callee's usual RTT is overload news before it completes; a bulkhead that knows its oldest call may call
+     * this periodically (for example every few milliseconds). Algorithms that do not use it return the limit.
+     * @param nowNanos the current time
+     * @param oldestStartNanos when the oldest call still in flight got its permit; {@code nowNanos} when none is
+     * @return the limit to apply
+     */
+    default int onInflightAge(long nowNanos, long oldestStartNanos) {
+        return getLimit();
+    }
+
+    /**
+     * What the algorithm believes now, for metrics and diagnostics: names (documented by each algorithm) to values,
+     * durations in nanoseconds. Empty when the algorithm keeps no estimates.
+     */
+    default Map<String, Number> getEstimates() {
+        return Map.of();
+    }
+
+    /** A new algorithm as {@code config} describes it, starting at its initial limit. */
+    static LimitAlgorithm of(AdaptiveLimitConfig config) {
+        return switch (config.getAlgorithm()) {
+            case GRADIENT -> new GradientLimit(config);
+            case AIMD -> new AimdLimit(config);
+        };
+    }
+}

@@ -29,6 +29,9 @@ public final class AdaptiveLimitSimulation {
             if (arg.startsWith("--spread=")) {
                 callee = callee.withServiceSpread(Double.parseDouble(arg.substring("--spread=".length())));
             }
+            if (arg.equals("--skip-abandoned")) {
+                callee = callee.withServesAbandonedCalls(false);
+            }
             if (arg.startsWith("--timeout-ms=")) {
                 callee = callee.withReadTimeout(Duration.ofMillis(Long.parseLong(arg.substring("--timeout-ms=".length()))));
             }

@@ -7,27 +7,33 @@ import java.time.Duration;
  * caller's read timeout, how long a call may wait for a permit, the tick and the ceiling of every algorithm.
  */
 record CalleeModel(Duration serviceTime, double serviceSpread, Duration readTimeout, Duration maxWait, Duration tick,
-        int ceiling) {
+        int ceiling, boolean servesAbandonedCalls) {
 
     /** 300 ms, sigma 0.1, read timeout 500 ms (the sample's callee), 1 s max wait, 10 ms tick, ceiling 1,000. */
     static CalleeModel standard() {
         return new CalleeModel(Duration.ofMillis(300), 0.1, Duration.ofMillis(500), Duration.ofSeconds(1),
-                Duration.ofMillis(10), 1000);
+                Duration.ofMillis(10), 1000, true);
     }
 
     /** The same with another log-normal spread of the service time. */
     CalleeModel withServiceSpread(double sigma) {
-        return new CalleeModel(this.serviceTime, sigma, this.readTimeout, this.maxWait, this.tick, this.ceiling);
+        return new CalleeModel(this.serviceTime, sigma, this.readTimeout, this.maxWait, this.tick, this.ceiling, this.servesAbandonedCalls);
     }
 
     /** The same with another read timeout. */
     CalleeModel withReadTimeout(Duration timeout) {
-        return new CalleeModel(this.serviceTime, this.serviceSpread, timeout, this.maxWait, this.tick, this.ceiling);
+        return new CalleeModel(this.serviceTime, this.serviceSpread, timeout, this.maxWait, this.tick, this.ceiling, this.servesAbandonedCalls);
     }
 
     /** The same with another maximum wait for a permit. */
     CalleeModel withMaxWait(Duration wait) {
-        return new CalleeModel(this.serviceTime, this.serviceSpread, this.readTimeout, wait, this.tick, this.ceiling);
+        return new CalleeModel(this.serviceTime, this.serviceSpread, this.readTimeout, wait, this.tick, this.ceiling, this.servesAbandonedCalls);
+    }
+
+    /** The same, with a callee that skips queued calls whose caller already gave up (or serves them anyway). */
+    CalleeModel withServesAbandonedCalls(boolean serves) {
+        return new CalleeModel(this.serviceTime, this.serviceSpread, this.readTimeout, this.maxWait, this.tick,
+                this.ceiling, serves);
     }
 
     /** The 99th percentile of the service time: the p99 of a call on an idle callee. */

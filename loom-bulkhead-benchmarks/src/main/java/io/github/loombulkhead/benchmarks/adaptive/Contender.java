@@ -71,11 +71,6 @@ public enum Contender {
             public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
                 algorithm.onSample(startNanos, rttNanos, inflight, dropped ? Outcome.DROPPED : Outcome.SUCCESS);
             }
-
-            @Override
-            public void onTick(long nowNanos, long oldestStartNanos) {
-                algorithm.onInflightAge(nowNanos, oldestStartNanos);
-            }
         };
     }
 

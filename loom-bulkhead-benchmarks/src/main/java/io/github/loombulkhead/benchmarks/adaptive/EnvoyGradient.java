@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
  */
 final class EnvoyGradient implements SimulatedLimit {
 
-    static final long UPDATE_INTERVAL_MILLIS = 100;
+    static final long UPDATE_INTERVAL_MILLIS = 600;
 
     private static final long UPDATE_INTERVAL = UPDATE_INTERVAL_MILLIS * 1_000_000;
 
@@ -81,7 +81,7 @@ final class EnvoyGradient implements SimulatedLimit {
     }
 
     @Override
-    public void onTick(long nowNanos, long oldestStartNanos) {
+    public void onTick(long nowNanos) {
         if (this.nextWindowEnd == Long.MIN_VALUE) {
             startMinRttMeasurement(nowNanos);
             return;

@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  * grows. Service times are log-normal around {@link CalleeModel#serviceTime()}.
  * <li>The caller gives up after {@link CalleeModel#readTimeout()}: the call is dropped (the limit hears a drop
  * after that RTT) while the callee still works on it, as an HTTP server does that does not notice the client left.
- * <li>Every {@link CalleeModel#tick()} the limit is recorded and told the start of the oldest call in flight.
+ * <li>Every {@link CalleeModel#tick()} the limit is recorded (and time-driven algorithms hear the time).
  * </ul>
  * The same seed gives the same arrivals and service times to every algorithm.
  */
@@ -45,8 +45,6 @@ final class LimitSimulation {
     private final ArrayDeque<Call> waiting = new ArrayDeque<>();
 
     private final ArrayDeque<Call> calleeQueue = new ArrayDeque<>();
-
-    private final ArrayDeque<Call> inflightByStart = new ArrayDeque<>();
 
     private final Trace trace;
 
@@ -148,7 +146,6 @@ final class LimitSimulation {
         this.inflight++;
         call.startNanos = this.now;
         call.inflightAtStart = this.inflight;
-        this.inflightByStart.add(call);
         schedule(this.now + this.callee.readTimeout().toNanos(), TIMEOUT, call);
         if (this.busyWorkers < this.workers) {
             serve(call);
@@ -190,7 +187,11 @@ final class LimitSimulation {
 
     private void startQueuedWork() {
         while (this.busyWorkers < this.workers && !this.calleeQueue.isEmpty()) {
-            serve(this.calleeQueue.poll());
+            Call next = this.calleeQueue.poll();
+            if (next.finished && !this.callee.servesAbandonedCalls()) {
+                continue;
+            }
+            serve(next);
         }
     }
 
@@ -201,11 +202,7 @@ final class LimitSimulation {
 
     private void tick() {
         schedule(this.now + this.trace.tickNanos, TICK, null);
-        while (!this.inflightByStart.isEmpty() && this.inflightByStart.peek().finished) {
-            this.inflightByStart.poll();
-        }
-        long oldest = this.inflightByStart.isEmpty() ? this.now : this.inflightByStart.peek().startNanos;
-        this.limit.onTick(this.now, oldest);
+        this.limit.onTick(this.now);
         admit();
         this.trace.tick(this.limit.limit());
     }

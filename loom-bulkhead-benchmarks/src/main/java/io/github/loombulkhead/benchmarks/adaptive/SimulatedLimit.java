@@ -7,7 +7,7 @@ interface SimulatedLimit {
 
     void onSample(long startNanos, long rttNanos, int inflight, boolean dropped);
 
-    /** Called every tick with the start of the oldest call in flight ({@code nowNanos} when none is). */
-    default void onTick(long nowNanos, long oldestStartNanos) {
+    /** Called every tick, for algorithms that act on time rather than on samples. */
+    default void onTick(long nowNanos) {
     }
 }

@@ -47,6 +47,8 @@ final class GradientLimit implements LimitAlgorithm {
 
     private static final double FASTER = 0.8;
 
+    private static final double FLAT = 0.8;
+
     private static final int RTT_CAP = 4;
 
     private final AdaptiveLimitConfig config;
@@ -99,6 +101,12 @@ final class GradientLimit implements LimitAlgorithm {
     private final long[] drained = new long[DRAIN_WINDOWS];
 
     private int drainedCount;
+
+    private int flatDrains;
+
+    private long congestedRtt;
+
+    private double congestedInflight;
 
     GradientLimit(AdaptiveLimitConfig config) {
         this.config = config;
@@ -215,10 +223,17 @@ final class GradientLimit implements LimitAlgorithm {
     /** Guarded by lock. */
     private void evaluate(SampleWindow closed) {
         long mean = closed.meanRtt();
-        long noLoad = updateNoLoadRtt(mean);
+        // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
+        boolean settling = this.drainCountdown == 2;
+        long noLoad = updateNoLoadRtt(mean, closed.meanInflight());
         this.windowRtt = mean;
+        if (settling) {
+            return;
+        }
         double ratio = (double) mean / noLoad;
         if (ratio > this.tolerance) {
+            this.congestedRtt = mean;
+            this.congestedInflight = closed.meanInflight();
             this.knee = closed.meanInflight() * noLoad / mean;
             decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd());
             this.drainCountdown = 2;
@@ -227,9 +242,6 @@ final class GradientLimit implements LimitAlgorithm {
         }
         this.overloadWindows = 0;
         this.droppedInOverload = false;
-        if (this.drainCountdown > 0) {
-            return;
-        }
         if (this.startup && ratio > this.quietRatio) {
             this.startup = false;
             this.peak = this.limit;
@@ -264,14 +276,24 @@ final class GradientLimit implements LimitAlgorithm {
 
     /**
      * Guarded by lock. While starting: the lowest window mean. Afterwards: the median of the last drain windows (the
-     * second window after a latency decrease), or at once a window clearly faster than the estimate.
+     * second window after a latency decrease), or at once a window clearly faster than the estimate. When two drain
+     * windows in a row stayed slow although far fewer calls were in flight, the RTT does not come from queueing but
+     * from a slower callee: it becomes the new no-load RTT and the limit may return to where the overload began.
      */
-    private long updateNoLoadRtt(long mean) {
+    private long updateNoLoadRtt(long mean, double meanInflight) {
         long noLoad = this.noLoadRtt;
         if (noLoad == 0 || (this.startup && mean < noLoad) || mean < noLoad * FASTER) {
             noLoad = mean;
         }
         else if (this.drainCountdown == 1) {
+            boolean flat = mean > noLoad * this.tolerance && mean >= FLAT * this.congestedRtt
+                    && meanInflight <= FLAT * this.congestedInflight;
+            this.flatDrains = flat ? this.flatDrains + 1 : 0;
+            if (this.flatDrains >= 2) {
+                this.drainedCount = 0;
+                this.flatDrains = 0;
+                this.knee = this.peak;
+            }
             this.drained[this.drainedCount++ % DRAIN_WINDOWS] = mean;
             long[] sorted = Arrays.copyOf(this.drained, Math.min(this.drainedCount, DRAIN_WINDOWS));
             Arrays.sort(sorted);

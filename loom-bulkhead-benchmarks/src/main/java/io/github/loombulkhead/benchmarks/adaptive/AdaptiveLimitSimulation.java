@@ -1,83 +1,110 @@
 package io.github.loombulkhead.benchmarks.adaptive;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.github.loombulkhead.benchmarks.report.MarkdownReport;
+
 /**
- * Runs every {@link Contender} through every scenario against the {@link CalleeModel#standard() standard callee}
- * (200 workers, 300 ms) and prints one Markdown table.
+ * Runs every {@link Contender} through every scenario against a queueing callee in virtual time (seconds of CPU for
+ * minutes of simulated traffic) and prints the Markdown tables.
  *
  * <pre>
  * java -cp benchmarks.jar io.github.loombulkhead.benchmarks.adaptive.AdaptiveLimitSimulation [--short]
+ *     [--spread=SIGMA] [--timeout-ms=MS] [--skip-abandoned] [--docs=FILE]
  * </pre>
- * {@code --short} divides every duration by ten (the 10-minute overload becomes one minute).
+ * {@code --short} divides every duration by ten; {@code --spread}, {@code --timeout-ms} and {@code --skip-abandoned}
+ * change the callee (log-normal sigma of the service time, the caller's read timeout, a callee that skips queued
+ * calls whose caller already gave up); {@code --docs} replaces the generated section of that Markdown page.
  */
 public final class AdaptiveLimitSimulation {
 
     /** Seed of every run: the same arrivals and service times for every algorithm. */
     public static final long SEED = 20_261_121L;
 
+    /** Workers of the standard callee. */
+    public static final int CAPACITY = 200;
+
     private AdaptiveLimitSimulation() {
     }
 
-    public static void main(String[] args) {
-        boolean quick = List.of(args).contains("--short");
+    public static void main(String[] args) throws Exception {
+        boolean quick = false;
         CalleeModel callee = CalleeModel.standard();
+        Path docs = null;
         for (String arg : args) {
-            if (arg.startsWith("--spread=")) {
+            if (arg.equals("--short")) {
+                quick = true;
+            }
+            else if (arg.startsWith("--spread=")) {
                 callee = callee.withServiceSpread(Double.parseDouble(arg.substring("--spread=".length())));
             }
-            if (arg.equals("--skip-abandoned")) {
-                callee = callee.withServesAbandonedCalls(false);
-            }
-            if (arg.startsWith("--timeout-ms=")) {
+            else if (arg.startsWith("--timeout-ms=")) {
                 callee = callee.withReadTimeout(Duration.ofMillis(Long.parseLong(arg.substring("--timeout-ms=".length()))));
             }
+            else if (arg.equals("--skip-abandoned")) {
+                callee = callee.withServesAbandonedCalls(false);
+            }
+            else if (arg.startsWith("--docs=")) {
+                docs = Path.of(arg.substring("--docs=".length()));
+            }
+            else {
+                throw new IllegalArgumentException("Unknown option '" + arg
+                        + "'; use --short, --spread=SIGMA, --timeout-ms=MS, --skip-abandoned, --docs=FILE");
+            }
         }
-        List<SimulationResult> results = run(scenarios(quick ? 10 : 1), List.of(Contender.values()), callee);
-        System.out.println(table(results));
-        System.out.println(burstTable(runBursts(List.of(Contender.values()), callee)));
+        String markdown = AdaptiveReport.render(run(quick ? 10 : 1, callee));
+        System.out.println(markdown);
+        if (docs != null) {
+            MarkdownReport.writeInto(docs, markdown, AdaptiveReport.BEGIN, AdaptiveReport.END);
+            System.out.println("Updated the results section of " + docs);
+        }
     }
 
-    /** Every contender finishing 1,000 calls that arrive at once (the sample's default scenario), max wait 60 s. */
-    static List<BurstResult> runBursts(List<Contender> contenders, CalleeModel callee) {
+    /** Every contender in every scenario and the burst against {@code callee}, durations divided by {@code shorten}. */
+    public static AdaptiveResults run(int shorten, CalleeModel callee) {
+        List<Contender> contenders = List.of(Contender.values());
+        List<SimulationResult> results = new ArrayList<>();
+        for (Scenario scenario : scenarios(shorten)) {
+            for (Contender contender : contenders) {
+                Trace trace = LimitSimulation.run(scenario, callee, contender.create(callee.ceiling(), SEED), SEED);
+                results.add(Metrics.of(scenario, callee, contender, trace));
+            }
+        }
         CalleeModel patient = callee.withMaxWait(Duration.ofSeconds(60));
-        Scenario burst = Scenario.burst(1000, 200, Duration.ofSeconds(60));
-        List<BurstResult> results = new ArrayList<>();
+        Scenario burst = Scenario.burst(1000, CAPACITY, Duration.ofSeconds(60));
+        List<BurstResult> bursts = new ArrayList<>();
         for (Contender contender : contenders) {
             Trace trace = LimitSimulation.run(burst, patient, contender.create(callee.ceiling(), SEED), SEED);
-            results.add(BurstResult.of(burst, patient, contender, trace));
+            bursts.add(BurstResult.of(burst, patient, contender, trace));
         }
-        return results;
+        String durations = (shorten == 1) ? "Loads run 60 s and are measured from 10 s; capacity steps at 30 s and "
+                + "60 s of one 90 s run, each phase measured whole; the overload runs 10 minutes, measured from 1 min."
+                : "Every duration divided by " + shorten + ".";
+        return new AdaptiveResults(callee.describe(CAPACITY), durations, results, bursts);
     }
 
-    /** The burst results as a Markdown table. */
-    public static String burstTable(List<BurstResult> results) {
-        StringBuilder out = new StringBuilder();
-        out.append("| algorithm | all done after | × Little's-law bound | succeeded | dropped |\n");
-        out.append("|---|---:|---:|---:|---:|\n");
-        for (BurstResult r : results) {
-            out.append(String.format(Locale.ROOT, "| %s | %.2f s | %.2f× | %d | %d |%n", r.contender(), r.seconds(),
-                    r.seconds() / r.boundSeconds(), r.succeeded(), r.dropped()));
-        }
-        return out.toString();
+    /** Every contender in every scenario against the standard callee (200 workers, 300 ms). */
+    public static AdaptiveResults run(int shorten) {
+        return run(shorten, CalleeModel.standard());
     }
 
     /** The scenarios, every duration divided by {@code shorten}. */
-    public static List<Scenario> scenarios(int shorten) {
-        int c = 200;
+    static List<Scenario> scenarios(int shorten) {
+        int c = CAPACITY;
         List<Scenario> scenarios = new ArrayList<>();
         for (double load : new double[] { 0.5, 1, 2, 4 }) {
-            scenarios.add(new Scenario(format(load) + "× load", load, c, List.of(), s(60, shorten), s(0, shorten),
+            scenarios.add(new Scenario(load(load) + "× load", load, c, List.of(), s(60, shorten), s(0, shorten),
                     s(10, shorten), s(60, shorten)));
         }
         List<Scenario.CapacityStep> steps = List.of(new Scenario.CapacityStep(s(30, shorten), c / 2),
                 new Scenario.CapacityStep(s(60, shorten), c));
-        scenarios.add(new Scenario("capacity 200 → 100, 2× load", 2, c, steps, s(60, shorten), s(30, shorten),
+        scenarios.add(new Scenario("capacity 200 → 100 at 2× load", 2, c, steps, s(60, shorten), s(30, shorten),
                 s(30, shorten), s(60, shorten)));
-        scenarios.add(new Scenario("capacity 100 → 200, 2× load", 2, c, steps, s(90, shorten), s(60, shorten),
+        scenarios.add(new Scenario("capacity 100 → 200 at 2× load", 2, c, steps, s(90, shorten), s(60, shorten),
                 s(60, shorten), s(90, shorten)));
         scenarios.add(new Scenario("1.25× load for 10 min", 1.25, c, List.of(), s(600, shorten), s(0, shorten),
                 s(60, shorten), s(600, shorten)));
@@ -88,38 +115,7 @@ public final class AdaptiveLimitSimulation {
         return Duration.ofMillis(seconds * 1000 / shorten);
     }
 
-    /** Every contender in every scenario, in that order. */
-    static List<SimulationResult> run(List<Scenario> scenarios, List<Contender> contenders, CalleeModel callee) {
-        List<SimulationResult> results = new ArrayList<>();
-        for (Scenario scenario : scenarios) {
-            for (Contender contender : contenders) {
-                Trace trace = LimitSimulation.run(scenario, callee, contender.create(callee.ceiling(), SEED), SEED);
-                results.add(Metrics.of(scenario, callee, contender, trace));
-            }
-        }
-        return results;
-    }
-
-    /** The results as one Markdown table. */
-    public static String table(List<SimulationResult> results) {
-        StringBuilder out = new StringBuilder();
-        out.append("| scenario | algorithm | goodput | p99 / unloaded p99 | settled in [C, 1.25 C] after | "
-                + "limit σ / C | drift / C | mean limit | drops | rejected |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (SimulationResult r : results) {
-            out.append("| ").append(r.scenario()).append(" | ").append(r.contender()).append(" | ")
-                .append(String.format(Locale.ROOT, "%.3f", r.goodput())).append(" | ")
-                .append(String.format(Locale.ROOT, "%.2f", r.p99Ratio())).append(" | ")
-                .append(Double.isNaN(r.settleSeconds()) ? "never" : String.format(Locale.ROOT, "%.1f s", r.settleSeconds()))
-                .append(" | ").append(String.format(Locale.ROOT, "%.3f", r.limitSpread())).append(" | ")
-                .append(String.format(Locale.ROOT, "%+.3f", r.drift())).append(" | ")
-                .append(String.format(Locale.ROOT, "%.0f", r.meanLimit())).append(" | ")
-                .append(r.drops()).append(" | ").append(r.rejected()).append(" |\n");
-        }
-        return out.toString();
-    }
-
-    private static String format(double load) {
-        return (load == Math.rint(load)) ? String.valueOf((int) load) : String.valueOf(load);
+    private static String load(double load) {
+        return (load == Math.rint(load)) ? String.valueOf((int) load) : String.format(Locale.ROOT, "%.1f", load);
     }
 }

@@ -36,6 +36,17 @@ record CalleeModel(Duration serviceTime, double serviceSpread, Duration readTime
                 this.ceiling, serves);
     }
 
+    /** How the tables describe this callee with {@code workers} workers. */
+    String describe(int workers) {
+        return String.format(java.util.Locale.ROOT, "%d workers, log-normal service time with mean %d ms "
+                + "(sigma %.2f, p99 %d ms), read timeout %d ms, %s; callers wait for a permit at most %d ms; "
+                + "every algorithm capped at %,d", workers, this.serviceTime.toMillis(), this.serviceSpread,
+                unloadedP99Nanos() / 1_000_000, this.readTimeout.toMillis(),
+                this.servesAbandonedCalls ? "the callee still serves calls whose caller gave up"
+                        : "the callee skips queued calls whose caller gave up",
+                this.maxWait.toMillis(), this.ceiling);
+    }
+
     /** The 99th percentile of the service time: the p99 of a call on an idle callee. */
     long unloadedP99Nanos() {
         // Log-normal with mean serviceTime: median = mean × exp(-sigma²/2), p99 = median × exp(2.326 sigma).

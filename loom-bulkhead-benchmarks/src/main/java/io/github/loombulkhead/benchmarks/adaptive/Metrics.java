@@ -52,23 +52,38 @@ final class Metrics {
         double spread = Math.sqrt(Math.max(0, sumSquares / count - mean * mean));
         int fifth = Math.max(1, count / 5);
         double drift = (mean(trace, lastTick - fifth, lastTick) - mean(trace, firstTick, firstTick + fifth)) / capacity;
+        double settle = (scenario.offeredLoad() < 1 && scenario.burst() == 0) ? Double.NaN
+                : settle(trace, phaseStart, to, capacity);
         return new SimulationResult(scenario.name(), contender.label(), capacity, successes / achievable,
-                (double) p99 / callee.unloadedP99Nanos(), settle(trace, phaseStart, to, capacity), spread / capacity,
-                drift, mean, drops, trace.rejected);
+                (double) p99 / callee.unloadedP99Nanos(), settle, spread / capacity, drift, mean / capacity, drops,
+                trace.rejected);
     }
 
+    /**
+     * Seconds from the phase start until the limit's moving average over {@value #SETTLE_AVERAGE_MILLIS} ms enters
+     * [C, 1.25 C] and stays there for the rest of the phase; infinity when it is outside at the end.
+     */
     private static double settle(Trace trace, long phaseStart, long to, int capacity) {
         int first = (int) (phaseStart / trace.tickNanos);
         int last = (int) Math.min(trace.ticks, to / trace.tickNanos);
+        int window = (int) Math.max(1, SETTLE_AVERAGE_MILLIS * 1_000_000 / trace.tickNanos);
         int settledFrom = first;
+        double sum = 0;
         for (int i = first; i < last; i++) {
-            int limit = trace.limits[i];
-            if (limit < capacity || limit > 1.25 * capacity) {
+            sum += trace.limits[i];
+            if (i - first >= window) {
+                sum -= trace.limits[i - window];
+            }
+            double average = sum / Math.min(window, i - first + 1);
+            if (average < capacity || average > 1.25 * capacity) {
                 settledFrom = i + 1;
             }
         }
-        return (settledFrom >= last) ? Double.NaN : (settledFrom - first) * trace.tickNanos / 1e9;
+        return (settledFrom >= last) ? Double.POSITIVE_INFINITY : (settledFrom - first) * trace.tickNanos / 1e9;
     }
+
+    /** The moving average the settling time looks at: ten RTTs of the standard callee, about one sawtooth cycle. */
+    static final long SETTLE_AVERAGE_MILLIS = 3000;
 
     private static double mean(Trace trace, int from, int to) {
         double sum = 0;

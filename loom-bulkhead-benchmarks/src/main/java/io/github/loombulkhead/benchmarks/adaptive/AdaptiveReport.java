@@ -17,7 +17,8 @@ public final class AdaptiveReport {
         StringBuilder out = new StringBuilder();
         out.append("_Callee: ").append(results.callee()).append(". ").append(results.durations())
             .append(" Virtual time, one seed (").append(AdaptiveLimitSimulation.SEED)
-            .append("): every algorithm sees the same arrivals and service times._\n\n");
+            .append("): every algorithm sees the same arrivals and service times (Netflix's Vegas also draws its own ")
+            .append("probe jitter from ThreadLocalRandom, so its row moves a little from run to run)._\n\n");
         out.append("| scenario | algorithm | goodput | p99 / unloaded p99 | settled in [C, 1.25 C] after | "
                 + "limit σ / C | drift / C | mean limit / C | timed out |\n");
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -16,11 +16,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * with at most four no-load RTTs. Calls that started before the last decrease describe the old limit and are left out.
  * <li><b>No-load RTT</b>: while starting, the lowest window mean; afterwards the median of the last five drain windows
  * (the second window after each latency decrease, measured while the callee's queue is empty), so neither a lucky fast
- * call nor a long overload moves it; a window mean below 0.8 of it (a faster callee) replaces it at once.
+ * call nor a long overload moves it; a window mean below 0.8 of it (a faster callee) replaces it at once; two drain
+ * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
  * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
- * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half.
+ * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
+ * while starting, half.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
  * the last overload without queueing, doubling its step per window up to 50 % per RTT. The limit never grows beyond

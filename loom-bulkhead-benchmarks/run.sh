@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs the whole suite: JMH (burst, uncontended overhead, HTTP path) plus the
-# memory and fairness harnesses, then writes loom-bulkhead-benchmarks/target/benchmark-results/benchmarks.md.
+# memory and fairness harnesses and the adaptive-limit simulation, then writes
+# loom-bulkhead-benchmarks/target/benchmark-results/benchmarks.md.
 #
 #   loom-bulkhead-benchmarks/run.sh                         # short settings, about 6 minutes on 2 cores
 #   loom-bulkhead-benchmarks/run.sh --long                  # 3 forks, more iterations: about 50 minutes
-#   loom-bulkhead-benchmarks/run.sh --only=memory,fairness  # some parts: burst,overhead,http,memory,fairness
+#   loom-bulkhead-benchmarks/run.sh --only=memory,fairness  # some parts: burst,overhead,http,memory,fairness,adaptive
+#   loom-bulkhead-benchmarks/run.sh --only=adaptive         # the adaptive-limit simulation alone, seconds
 #   loom-bulkhead-benchmarks/run.sh --docs=docs/benchmarks.md  # also refresh the tables in that page
 #   loom-bulkhead-benchmarks/run.sh --skip-build ...        # reuse target/benchmarks.jar
 #

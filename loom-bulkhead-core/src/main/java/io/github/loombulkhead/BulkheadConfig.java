@@ -178,7 +178,8 @@ public final class BulkheadConfig {
 
         /**
          * Makes the limit adaptive: {@code adaptive}'s algorithm finds it between its minimum and
-         * {@code maxConcurrentCalls}, which becomes its maximum; {@code null} (the default) for a static limit.
+         * {@code maxConcurrentCalls}, which becomes its maximum (the default initial limit is lowered to a
+         * smaller ceiling); {@code null} (the default) for a static limit.
          */
         public Builder adaptive(AdaptiveLimitConfig adaptive) {
             this.adaptive = adaptive;
@@ -213,7 +214,14 @@ public final class BulkheadConfig {
             }
             if (this.adaptive != null && this.adaptive.getMaxLimit() != this.maxConcurrentCalls) {
                 try {
-                    this.adaptive = AdaptiveLimitConfig.from(this.adaptive).maxLimit(this.maxConcurrentCalls).build();
+                    AdaptiveLimitConfig.Builder ceiling = AdaptiveLimitConfig.from(this.adaptive)
+                        .maxLimit(this.maxConcurrentCalls);
+                    if (this.adaptive.getInitialLimit() == AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT
+                            && this.maxConcurrentCalls < AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT) {
+                        // The default start is lowered to a smaller ceiling; a chosen one must fit.
+                        ceiling.initialLimit(Math.max(this.adaptive.getMinLimit(), this.maxConcurrentCalls));
+                    }
+                    this.adaptive = ceiling.build();
                 }
                 catch (IllegalArgumentException ex) {
                     throw new IllegalArgumentException("adaptive limit with maxConcurrentCalls " + this.maxConcurrentCalls

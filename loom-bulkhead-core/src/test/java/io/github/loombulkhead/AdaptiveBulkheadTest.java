@@ -105,6 +105,17 @@ class AdaptiveBulkheadTest {
     }
 
     @Test
+    void theDefaultStartIsLoweredToASmallerCeiling() {
+        BulkheadConfig config = BulkheadConfig.custom()
+            .maxConcurrentCalls(10)
+            .adaptive(AdaptiveLimitConfig.ofDefaults())
+            .build();
+        assertThat(AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT).isGreaterThan(10);
+        assertThat(config.getAdaptive().getInitialLimit()).isEqualTo(10);
+        assertThat(new Bulkhead("small", config).getLimit()).isEqualTo(10);
+    }
+
+    @Test
     void impossibleAdaptiveSettingsFailNamingTheValues() {
         assertThatIllegalArgumentException().isThrownBy(() -> BulkheadConfig.custom()
             .maxConcurrentCalls(10)

@@ -14,6 +14,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.github.loombulkhead.benchmarks.adaptive.AdaptiveLimitSimulation;
+import io.github.loombulkhead.benchmarks.adaptive.AdaptiveResults;
 import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
 import io.github.loombulkhead.benchmarks.fairness.FairnessUnderOverload;
 import io.github.loombulkhead.benchmarks.http.HttpLatencyPaired;
@@ -39,14 +41,14 @@ import tools.jackson.databind.json.JsonMapper;
  * measured in the same run, absolute numbers with JMH's error bars) next to the raw results.
  *
  * <pre>
- * java -jar benchmarks.jar [--long] [--only=burst,overhead,http,memory,fairness] [--out=DIR] [--docs=FILE]
+ * java -jar benchmarks.jar [--long] [--only=burst,overhead,http,memory,fairness,adaptive] [--out=DIR] [--docs=FILE]
  * </pre>
  * {@code --docs} also replaces the results section of that Markdown file, keeping the text around it.
  */
 public final class BenchmarkSuite {
 
     /** The parts of the suite, in the order they run. */
-    public static final List<String> PARTS = List.of("burst", "overhead", "http", "memory", "fairness");
+    public static final List<String> PARTS = List.of("burst", "overhead", "http", "memory", "fairness", "adaptive");
 
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(10);
 
@@ -127,9 +129,13 @@ public final class BenchmarkSuite {
         write("memory.json", memory);
         List<FairnessResult> fairness = this.parts.contains("fairness") ? runFairness() : List.of();
         write("fairness.json", fairness);
+        AdaptiveResults adaptive = this.parts.contains("adaptive") ? runAdaptive() : null;
+        if (adaptive != null) {
+            write("adaptive.json", adaptive);
+        }
         SuiteEnvironment environment = SuiteEnvironment.capture(command, this.settings, started, loadAtStart);
         String markdown = new MarkdownReport(environment, JmhResults.read(burstJson, jmhJson), http, memory,
-                fairness)
+                fairness, adaptive)
             .render();
         Path report = this.out.resolve("benchmarks.md");
         Files.writeString(report, markdown, StandardCharsets.UTF_8);
@@ -230,7 +236,15 @@ public final class BenchmarkSuite {
         return results;
     }
 
-    private void write(String fileName, List<?> results) throws IOException {
+    private AdaptiveResults runAdaptive() {
+        System.out.println("# adaptive: every algorithm against the queueing callee, virtual time");
+        AdaptiveResults results = AdaptiveLimitSimulation.run(this.settings.adaptiveShorten());
+        System.out.printf("# adaptive: %d scenario rows, %d burst rows%n", results.scenarios().size(),
+                results.bursts().size());
+        return results;
+    }
+
+    private void write(String fileName, Object results) throws IOException {
         Files.writeString(this.out.resolve(fileName),
                 JsonMapper.builder().enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT).build()
                     .writeValueAsString(results), StandardCharsets.UTF_8);

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.loombulkhead.benchmarks.adaptive.AdaptiveResults;
+import io.github.loombulkhead.benchmarks.adaptive.BurstResult;
+import io.github.loombulkhead.benchmarks.adaptive.Contender;
 import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
 import io.github.loombulkhead.benchmarks.fairness.FairnessUnderOverload;
 import io.github.loombulkhead.benchmarks.http.HttpPairedResult;
@@ -109,6 +112,15 @@ class BenchmarkSuiteSmokeTest {
     }
 
     @Test
+    void everyAdaptiveAlgorithmRanEveryScenario() throws Exception {
+        AdaptiveResults adaptive = JsonMapper.shared().readValue(OUT.resolve("adaptive.json").toFile(),
+                AdaptiveResults.class);
+        assertThat(adaptive.scenarios()).hasSize(7 * Contender.values().length);
+        assertThat(adaptive.bursts()).extracting(BurstResult::contender)
+            .containsExactly(java.util.Arrays.stream(Contender.values()).map(Contender::label).toArray(String[]::new));
+    }
+
+    @Test
     void reportHasEveryTableWithTheBaselineAtOne() throws Exception {
         assertThat(Files.readString(OUT.resolve("benchmarks.md"))).isEqualTo(markdown);
         assertThat(markdown).contains("### Burst throughput: 500 tasks, limit 100, work = 1 ms park")
@@ -120,7 +132,9 @@ class BenchmarkSuiteSmokeTest {
             .contains("### Fairness under overload")
             .contains("**loom-bulkhead** `BoundedVirtualExecutor` (fair)")
             .contains("**loom** `@Bulkhead` method (Spring proxy)")
-            .contains("**loom** `BulkheadClientHttpRequestInterceptor.perHost`");
+            .contains("**loom** `BulkheadClientHttpRequestInterceptor.perHost`")
+            .contains("### Adaptive limits: every algorithm against a queueing callee (simulation)")
+            .contains("| 2× load | **loom `gradient`** |");
         List<String> baselineRows = markdown.lines().filter((line) -> line.contains("**(baseline)**")).toList();
         assertThat(baselineRows).hasSize(2 + 1 + 1 + 1 + 1 + 1);
         assertThat(baselineRows).allSatisfy((line) -> assertThat(line).contains("| 1.00× |"));

@@ -3,28 +3,29 @@ package io.github.loombulkhead.limit;
 import java.util.Locale;
 
 /**
- * Immutable configuration of an adaptive limit: which algorithm, where it starts, the bounds it never leaves, and
- * each algorithm's parameters. Every default was chosen by measurement (see {@code docs/adaptive-limits.md}).
+ * Immutable configuration of an adaptive limit: which algorithm, where it starts, the bounds it never leaves and each
+ * algorithm's parameters. The defaults were chosen by measurement against a queueing callee in
+ * {@code AdaptiveLimitSimulation} (loom-bulkhead-benchmarks); {@code docs/adaptive-limits.md} shows the runs.
  */
 public final class AdaptiveLimitConfig {
 
-    /** Default algorithm. */
+    /** Default {@link #getAlgorithm()}. */
     public static final Algorithm DEFAULT_ALGORITHM = Algorithm.GRADIENT;
 
-    /** Default limit before the first sample. */
-    public static final int DEFAULT_INITIAL_LIMIT = 20;
+    /** Default {@link #getInitialLimit()}. */
+    public static final int DEFAULT_INITIAL_LIMIT = 50;
 
-    /** Default lowest limit. */
-    public static final int DEFAULT_MIN_LIMIT = 5;
+    /** Default {@link #getMinLimit()}. */
+    public static final int DEFAULT_MIN_LIMIT = 1;
 
-    /** Default ceiling. */
+    /** Default {@link #getMaxLimit()}. */
     public static final int DEFAULT_MAX_LIMIT = 1000;
-
-    /** Default {@link #getRttTolerance()}. */
-    public static final double DEFAULT_RTT_TOLERANCE = 1.2;
 
     /** Default {@link #getIncreaseRatio()}. */
     public static final double DEFAULT_INCREASE_RATIO = 0.05;
+
+    /** Default {@link #getRttTolerance()}. */
+    public static final double DEFAULT_RTT_TOLERANCE = 1.15;
 
     /** Default {@link #getWindowSamples()}. */
     public static final int DEFAULT_WINDOW_SAMPLES = 16;
@@ -32,14 +33,11 @@ public final class AdaptiveLimitConfig {
     /** Default {@link #getDropBackoff()}. */
     public static final double DEFAULT_DROP_BACKOFF = 0.8;
 
-    /** Default {@link #getNoLoadRttHorizon()}. */
-    public static final int DEFAULT_NO_LOAD_RTT_HORIZON = 100;
+    /** Default {@link #getDropTolerance()}. */
+    public static final double DEFAULT_DROP_TOLERANCE = 0.05;
 
     /** Default {@link #getBackoffRatio()}. */
-    public static final double DEFAULT_BACKOFF_RATIO = 0.9;
-
-    /** Default {@link #getAdditiveIncrease()}. */
-    public static final int DEFAULT_ADDITIVE_INCREASE = 1;
+    public static final double DEFAULT_BACKOFF_RATIO = 0.75;
 
     private static final AdaptiveLimitConfig DEFAULTS = custom().build();
 
@@ -51,32 +49,29 @@ public final class AdaptiveLimitConfig {
 
     private final int maxLimit;
 
-    private final double rttTolerance;
-
     private final double increaseRatio;
+
+    private final double rttTolerance;
 
     private final int windowSamples;
 
     private final double dropBackoff;
 
-    private final int noLoadRttHorizon;
+    private final double dropTolerance;
 
     private final double backoffRatio;
-
-    private final int additiveIncrease;
 
     private AdaptiveLimitConfig(Builder builder) {
         this.algorithm = builder.algorithm;
         this.initialLimit = builder.initialLimit;
         this.minLimit = builder.minLimit;
         this.maxLimit = builder.maxLimit;
-        this.rttTolerance = builder.rttTolerance;
         this.increaseRatio = builder.increaseRatio;
+        this.rttTolerance = builder.rttTolerance;
         this.windowSamples = builder.windowSamples;
         this.dropBackoff = builder.dropBackoff;
-        this.noLoadRttHorizon = builder.noLoadRttHorizon;
+        this.dropTolerance = builder.dropTolerance;
         this.backoffRatio = builder.backoffRatio;
-        this.additiveIncrease = builder.additiveIncrease;
     }
 
     /** The defaults described on each getter. */
@@ -91,17 +86,19 @@ public final class AdaptiveLimitConfig {
 
     /** A builder starting from {@code base}. */
     public static Builder from(AdaptiveLimitConfig base) {
+        if (base == null) {
+            throw new IllegalArgumentException("base config must not be null");
+        }
         return new Builder().algorithm(base.algorithm)
             .initialLimit(base.initialLimit)
             .minLimit(base.minLimit)
             .maxLimit(base.maxLimit)
-            .rttTolerance(base.rttTolerance)
             .increaseRatio(base.increaseRatio)
+            .rttTolerance(base.rttTolerance)
             .windowSamples(base.windowSamples)
             .dropBackoff(base.dropBackoff)
-            .noLoadRttHorizon(base.noLoadRttHorizon)
-            .backoffRatio(base.backoffRatio)
-            .additiveIncrease(base.additiveIncrease);
+            .dropTolerance(base.dropTolerance)
+            .backoffRatio(base.backoffRatio);
     }
 
     /** The algorithm (default {@code gradient}). */
@@ -109,12 +106,12 @@ public final class AdaptiveLimitConfig {
         return this.algorithm;
     }
 
-    /** The limit before the first sample (default 20). */
+    /** The limit before the first sample (default 50). */
     public int getInitialLimit() {
         return this.initialLimit;
     }
 
-    /** The lowest limit the algorithm proposes (default 5). */
+    /** The lowest limit the algorithm proposes (default 1). */
     public int getMinLimit() {
         return this.minLimit;
     }
@@ -124,48 +121,46 @@ public final class AdaptiveLimitConfig {
         return this.maxLimit;
     }
 
-    /** Gradient: how far the RTT may exceed the no-load RTT before the limit falls, as a ratio (default 1.2). */
-    public double getRttTolerance() {
-        return this.rttTolerance;
-    }
-
-    /** Gradient: how much the limit grows per RTT near the last limit that caused queueing (default 0.05 = 5 %). */
+    /**
+     * Growth per RTT once the algorithm knows where the callee starts to queue (default 0.05): gradient grows the limit
+     * by this ratio per RTT; AIMD adds this ratio of the limit it last fell to, in permits, per RTT.
+     */
     public double getIncreaseRatio() {
         return this.increaseRatio;
     }
 
-    /** Gradient: successful calls per measurement window, whose median RTT is compared (default 16). */
+    /** Gradient: how far the mean RTT of a window may exceed the no-load RTT before the limit falls (default 1.15). */
+    public double getRttTolerance() {
+        return this.rttTolerance;
+    }
+
+    /** Gradient: the fewest calls a window compares, whatever its length (default 16). */
     public int getWindowSamples() {
         return this.windowSamples;
     }
 
-    /** Gradient: factor applied to the limit when a call is dropped (default 0.8). */
+    /** Gradient: factor applied to the limit when calls are dropped beyond the tolerance (default 0.8). */
     public double getDropBackoff() {
         return this.dropBackoff;
     }
 
-    /** Gradient: how long, in no-load RTTs, the lowest window RTT is remembered as the no-load RTT (default 100). */
-    public int getNoLoadRttHorizon() {
-        return this.noLoadRttHorizon;
+    /** Gradient: fraction of a round's calls that may be dropped before the limit falls (default 0.05 = 5 %). */
+    public double getDropTolerance() {
+        return this.dropTolerance;
     }
 
-    /** AIMD: factor applied to the limit when a call is dropped (default 0.9). */
+    /** AIMD: factor applied to the limit after a round with a drop (default 0.75). */
     public double getBackoffRatio() {
         return this.backoffRatio;
-    }
-
-    /** AIMD: permits added per RTT in which the whole limit was in use and nothing was dropped (default 1). */
-    public int getAdditiveIncrease() {
-        return this.additiveIncrease;
     }
 
     @Override
     public String toString() {
         return "AdaptiveLimitConfig[algorithm=" + this.algorithm.getName() + ", initialLimit=" + this.initialLimit
-                + ", minLimit=" + this.minLimit + ", maxLimit=" + this.maxLimit + ", rttTolerance=" + this.rttTolerance
-                + ", increaseRatio=" + this.increaseRatio + ", windowSamples=" + this.windowSamples + ", dropBackoff="
-                + this.dropBackoff + ", noLoadRttHorizon=" + this.noLoadRttHorizon + ", backoffRatio="
-                + this.backoffRatio + ", additiveIncrease=" + this.additiveIncrease + "]";
+                + ", minLimit=" + this.minLimit + ", maxLimit=" + this.maxLimit + ", increaseRatio="
+                + this.increaseRatio + ", rttTolerance=" + this.rttTolerance + ", windowSamples=" + this.windowSamples
+                + ", dropBackoff=" + this.dropBackoff + ", dropTolerance=" + this.dropTolerance + ", backoffRatio="
+                + this.backoffRatio + "]";
     }
 
     /** The algorithms, by the names configuration uses. */
@@ -183,12 +178,12 @@ public final class AdaptiveLimitConfig {
         }
 
         /**
-         * The algorithm named {@code name}, ignoring case.
+         * The algorithm named {@code name}, ignoring case and surrounding blanks.
          * @throws IllegalArgumentException naming the value and the known names
          */
         public static Algorithm ofName(String name) {
             for (Algorithm algorithm : values()) {
-                if (algorithm.getName().equalsIgnoreCase(String.valueOf(name).trim())) {
+                if (name != null && algorithm.getName().equalsIgnoreCase(name.trim())) {
                     return algorithm;
                 }
             }
@@ -207,19 +202,17 @@ public final class AdaptiveLimitConfig {
 
         private int maxLimit = DEFAULT_MAX_LIMIT;
 
-        private double rttTolerance = DEFAULT_RTT_TOLERANCE;
-
         private double increaseRatio = DEFAULT_INCREASE_RATIO;
+
+        private double rttTolerance = DEFAULT_RTT_TOLERANCE;
 
         private int windowSamples = DEFAULT_WINDOW_SAMPLES;
 
         private double dropBackoff = DEFAULT_DROP_BACKOFF;
 
-        private int noLoadRttHorizon = DEFAULT_NO_LOAD_RTT_HORIZON;
+        private double dropTolerance = DEFAULT_DROP_TOLERANCE;
 
         private double backoffRatio = DEFAULT_BACKOFF_RATIO;
-
-        private int additiveIncrease = DEFAULT_ADDITIVE_INCREASE;
 
         private Builder() {
         }
@@ -248,45 +241,39 @@ public final class AdaptiveLimitConfig {
             return this;
         }
 
-        /** Gradient: RTT over no-load RTT tolerated before the limit falls; above 1.0 and at most 10. */
-        public Builder rttTolerance(double rttTolerance) {
-            this.rttTolerance = rttTolerance;
-            return this;
-        }
-
-        /** Gradient: growth per RTT near the last queueing limit; above 0 and at most 1. */
+        /** Growth per RTT; above 0 and at most 1. */
         public Builder increaseRatio(double increaseRatio) {
             this.increaseRatio = increaseRatio;
             return this;
         }
 
-        /** Gradient: samples per window; between 1 and 1,024. */
+        /** Gradient: tolerated RTT over no-load RTT; above 1 and at most 10. */
+        public Builder rttTolerance(double rttTolerance) {
+            this.rttTolerance = rttTolerance;
+            return this;
+        }
+
+        /** Gradient: fewest calls per window; between 1 and 10,000. */
         public Builder windowSamples(int windowSamples) {
             this.windowSamples = windowSamples;
             return this;
         }
 
-        /** Gradient: factor on a drop; at least 0.1 and below 1. */
+        /** Gradient: factor on drops; at least 0.1 and below 1. */
         public Builder dropBackoff(double dropBackoff) {
             this.dropBackoff = dropBackoff;
             return this;
         }
 
-        /** Gradient: no-load RTT memory in RTTs; at least 2. */
-        public Builder noLoadRttHorizon(int noLoadRttHorizon) {
-            this.noLoadRttHorizon = noLoadRttHorizon;
+        /** Gradient: tolerated drop fraction per round; at least 0 and below 1. */
+        public Builder dropTolerance(double dropTolerance) {
+            this.dropTolerance = dropTolerance;
             return this;
         }
 
-        /** AIMD: factor on a drop; at least 0.1 and below 1. */
+        /** AIMD: factor on a round with a drop; at least 0.1 and below 1. */
         public Builder backoffRatio(double backoffRatio) {
             this.backoffRatio = backoffRatio;
-            return this;
-        }
-
-        /** AIMD: permits added per full RTT; at least 1. */
-        public Builder additiveIncrease(int additiveIncrease) {
-            this.additiveIncrease = additiveIncrease;
             return this;
         }
 
@@ -309,22 +296,15 @@ public final class AdaptiveLimitConfig {
                 throw new IllegalArgumentException("initialLimit (" + this.initialLimit + ") must be within minLimit ("
                         + this.minLimit + ") and maxLimit (" + this.maxLimit + ")");
             }
-            check("rttTolerance", this.rttTolerance, 1.0, false, 10.0, true);
             check("increaseRatio", this.increaseRatio, 0.0, false, 1.0, true);
-            if (this.windowSamples < 1 || this.windowSamples > 1024) {
+            check("rttTolerance", this.rttTolerance, 1.0, false, 10.0, true);
+            if (this.windowSamples < 1 || this.windowSamples > 10_000) {
                 throw new IllegalArgumentException(
-                        "windowSamples must be between 1 and 1024 but was " + this.windowSamples);
+                        "windowSamples must be between 1 and 10000 but was " + this.windowSamples);
             }
             check("dropBackoff", this.dropBackoff, 0.1, true, 1.0, false);
-            if (this.noLoadRttHorizon < 2) {
-                throw new IllegalArgumentException(
-                        "noLoadRttHorizon must be at least 2 but was " + this.noLoadRttHorizon);
-            }
+            check("dropTolerance", this.dropTolerance, 0.0, true, 1.0, false);
             check("backoffRatio", this.backoffRatio, 0.1, true, 1.0, false);
-            if (this.additiveIncrease < 1) {
-                throw new IllegalArgumentException(
-                        "additiveIncrease must be at least 1 but was " + this.additiveIncrease);
-            }
             return new AdaptiveLimitConfig(this);
         }
 
@@ -333,9 +313,14 @@ public final class AdaptiveLimitConfig {
             boolean aboveLow = lowIncluded ? value >= low : value > low;
             boolean belowHigh = highIncluded ? value <= high : value < high;
             if (Double.isNaN(value) || !aboveLow || !belowHigh) {
-                throw new IllegalArgumentException(field + " must be " + (lowIncluded ? "at least " : "above ") + low
-                        + " and " + (highIncluded ? "at most " : "below ") + high + " but was " + value);
+                throw new IllegalArgumentException(field + " must be " + (lowIncluded ? "at least " : "above ")
+                        + number(low) + " and " + (highIncluded ? "at most " : "below ") + number(high) + " but was "
+                        + value);
             }
+        }
+
+        private static String number(double value) {
+            return (value == Math.rint(value)) ? String.valueOf((long) value) : String.valueOf(value);
         }
     }
 }

@@ -1,28 +1,50 @@
 package io.github.loombulkhead.limit;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Loss based ({@code aimd}): grows while calls succeed with the whole limit in use, shrinks on drops.
- * Draft; see docs/adaptive-limits.md.
+ * Loss based ({@code aimd}): RTTs mean nothing to it, only drops. See {@code docs/adaptive-limits.md}.
+ *
+ * <ul>
+ * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload
+ * causes one decrease per RTT, not one per dropped call): the limit × {@code backoffRatio}; half while starting.
+ * <li><b>Growth</b>, paced per successful call that started with at least half the limit in use: doubling per RTT
+ * until the first drop, never beyond 1.3 × the most calls in flight that a successful call started with; afterwards
+ * {@code increaseRatio} × the limit it last fell to, in permits, per RTT (additive between two decreases).
+ * </ul>
  */
 final class AimdLimit implements LimitAlgorithm {
+
+    // STARTING -> (first round with a drop) -> STEADY
+
+    private static final double HEADROOM = 1.3;
 
     private final AdaptiveLimitConfig config;
 
     private final ReentrantLock lock = new ReentrantLock();
 
+    private final DoubleAdder pendingGrowth = new DoubleAdder();
+
     private final AtomicLong pendingDropEnd = new AtomicLong(Long.MIN_VALUE);
+
+    private final AtomicInteger maxSuccessInflight = new AtomicInteger();
+
+    private final DropCounter drops = new DropCounter(0);
 
     private volatile long lastDecreaseNanos = Long.MIN_VALUE;
 
     private volatile int published;
 
+    private volatile boolean startup = true;
+
+    /** Permits added per RTT after the first decrease. */
+    private volatile double step;
+
     // Guarded by lock.
     private double limit;
-
-    private boolean startup = true;
 
     AimdLimit(AdaptiveLimitConfig config) {
         this.config = config;
@@ -45,45 +67,52 @@ final class AimdLimit implements LimitAlgorithm {
         if (outcome == Outcome.IGNORED || startNanos < this.lastDecreaseNanos) {
             return this.published;
         }
+        int current = this.published;
         if (outcome == Outcome.DROPPED) {
-            this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), Math::max);
-            drainDrops();
-        }
-        else if (inflight >= this.published && this.lock.tryLock()) {
-            try {
-                if (inflight >= this.published && this.pendingDropEnd.get() <= this.lastDecreaseNanos) {
-                    double grown = this.startup ? this.limit * 2 : this.limit + this.config.getAdditiveIncrease();
-                    this.limit = Math.min(this.config.getMaxLimit(), grown);
-                    publish();
-                }
+            if (this.drops.count(true, current)) {
+                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), Math::max);
             }
-            finally {
-                this.lock.unlock();
-            }
-            drainDrops();
         }
+        else {
+            this.drops.count(false, current);
+            this.maxSuccessInflight.accumulateAndGet(inflight, Math::max);
+            if (inflight * 2 >= current) {
+                this.pendingGrowth.add(this.startup ? 1.0 : this.step / current);
+            }
+        }
+        drain();
         return this.published;
     }
 
-    private void drainDrops() {
-        while (this.pendingDropEnd.get() > this.lastDecreaseNanos && this.lock.tryLock()) {
+    /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
+    private void drain() {
+        while ((this.pendingDropEnd.get() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1)
+                && this.lock.tryLock()) {
             try {
                 long dropEnd = this.pendingDropEnd.get();
                 if (dropEnd > this.lastDecreaseNanos) {
-                    this.limit = Math.max(this.config.getMinLimit(), this.limit * this.config.getBackoffRatio());
+                    double factor = this.startup ? 0.5 : this.config.getBackoffRatio();
+                    this.limit = Math.max(this.config.getMinLimit(), this.limit * factor);
+                    this.step = Math.max(1, this.config.getIncreaseRatio() * this.limit);
                     this.lastDecreaseNanos = dropEnd;
                     this.startup = false;
-                    publish();
+                    this.pendingGrowth.reset();
+                    this.drops.reset();
                 }
+                else {
+                    double grown = this.limit + this.pendingGrowth.sumThenReset();
+                    if (this.startup) {
+                        grown = Math.min(grown, Math.max(this.limit, HEADROOM * this.maxSuccessInflight.get() + 1));
+                    }
+                    this.limit = Math.min(this.config.getMaxLimit(), grown);
+                }
+                this.published = (int) Math.max(this.config.getMinLimit(),
+                        Math.min(this.config.getMaxLimit(), this.limit));
             }
             finally {
                 this.lock.unlock();
             }
         }
-    }
-
-    private void publish() {
-        this.published = (int) Math.max(this.config.getMinLimit(), Math.min(this.config.getMaxLimit(), this.limit));
     }
 
     @Override

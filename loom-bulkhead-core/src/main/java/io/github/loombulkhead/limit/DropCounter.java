@@ -33,13 +33,6 @@ final class DropCounter {
         return dropped && drops > this.tolerance * Math.max(size, calls);
     }
 
-    /** Drops in the current round as a fraction of its calls so far. */
-    double dropRate() {
-        long value = this.round.get();
-        int calls = (int) (value >>> 32);
-        return (calls == 0) ? 0 : (double) (int) value / calls;
-    }
-
     /** Starts a new round. */
     void reset() {
         this.round.set(0);

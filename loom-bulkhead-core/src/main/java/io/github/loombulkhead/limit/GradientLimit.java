@@ -1,21 +1,61 @@
 package io.github.loombulkhead.limit;
 
+import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Latency gradient ({@code gradient}). Draft; see docs/adaptive-limits.md.
+ * Latency gradient ({@code gradient}): compares the mean RTT of each window of calls with the no-load RTT and, when
+ * the callee queues, falls to the limit Little's law gives for no queue. See {@code docs/adaptive-limits.md}.
+ *
+ * <ul>
+ * <li><b>Window</b>: at least {@code windowSamples} calls finishing over at least one no-load RTT; each RTT counts
+ * with at most four no-load RTTs. Calls that started before the last decrease describe the old limit and are left out.
+ * <li><b>No-load RTT</b>: while starting, the lowest window mean; afterwards the median of the last five drain windows
+ * (the second window after each latency decrease, measured while the callee's queue is empty), so neither a lucky fast
+ * call nor a long overload moves it; a window mean below 0.8 of it (a faster callee) replaces it at once; two drain
+ * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too.
+ * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
+ * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
+ * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
+ * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
+ * while starting, half.
+ * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
+ * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
+ * the last overload without queueing, doubling its step per window up to 50 % per RTT. The limit never grows beyond
+ * 1.3 × the most calls in flight that a call started with and finished without queueing.
+ * </ul>
+ * Estimates: {@code noLoadRttNanos}, {@code rttNanos} (the latest window mean), {@code knee} (0 before the first
+ * overload).
  */
 final class GradientLimit implements LimitAlgorithm {
 
-    static final boolean DEBUG = Boolean.getBoolean("loom.debug");
+    // STARTING -> (first queueing or drop) -> STEADY; in STEADY a latency decrease holds growth for two windows.
 
-    /** RTTs kept per window for its median; more samples are sampled down to this many. */
-    private static final int WINDOW_CAPACITY = 256;
+    private static final double STARTUP_GROWTH = 1.0;
+
+    private static final double RETURN_GROWTH = 0.5;
+
+    private static final double MAX_PROBE_GROWTH = 0.5;
+
+    private static final double HEADROOM = 1.3;
+
+    private static final double DRAIN_MARGIN = 0.03;
+
+    private static final int DRAIN_WINDOWS = 5;
+
+    private static final double FASTER = 0.8;
+
+    private static final double FLAT = 0.8;
+
+    private static final int RTT_CAP = 4;
 
     private final AdaptiveLimitConfig config;
+
+    private final double tolerance;
 
     private final double quietRatio;
 
@@ -27,9 +67,9 @@ final class GradientLimit implements LimitAlgorithm {
 
     private final AtomicLong pendingDropKnee = new AtomicLong(Double.doubleToLongBits(Double.MAX_VALUE));
 
-    private final DropCounter drops;
+    private final AtomicInteger maxQuietInflight = new AtomicInteger();
 
-    private final MinFilter noLoadRttFilter = new MinFilter();
+    private final DropCounter drops;
 
     private volatile SampleWindow window;
 
@@ -41,34 +81,44 @@ final class GradientLimit implements LimitAlgorithm {
 
     private volatile long windowRtt;
 
-    /** Permits added per fast call that started with at least half the limit in use. */
-    private volatile double growthPerSample = STARTUP_GROWTH;
+    private volatile boolean startup = true;
 
-    /** Growth per sample while starting: the limit doubles per RTT. */
-    private static final double STARTUP_GROWTH = 1.0;
+    private volatile double growthPerCall = STARTUP_GROWTH;
 
     // Guarded by lock.
     private double limit;
 
-    private boolean startup = true;
+    private double knee = Double.MAX_VALUE;
+
+    private double peak = Double.MAX_VALUE;
+
+    private int overloadWindows;
+
+    private boolean droppedInOverload;
 
     private int probes;
 
-    private int congestedStreak;
+    private int drainCountdown;
 
-    private double congestionLimit = Double.MAX_VALUE;
+    private final long[] drained = new long[DRAIN_WINDOWS];
+
+    private int drainedCount;
+
+    private int flatDrains;
+
+    private long congestedRtt;
+
+    private double congestedInflight;
 
     GradientLimit(AdaptiveLimitConfig config) {
         this.config = config;
-        this.quietRatio = 1 + (config.getRttTolerance() - 1) / 2;
+        this.tolerance = config.getRttTolerance();
+        this.quietRatio = 1 + (this.tolerance - 1) / 2;
         this.limit = config.getInitialLimit();
         this.published = config.getInitialLimit();
-        this.drops = new DropCounter(DROP_TOLERANCE);
+        this.drops = new DropCounter(config.getDropTolerance());
         this.window = newWindow();
     }
-
-    /** Share of calls that may be dropped before the limit falls: isolated timeouts are noise. */
-    static final double DROP_TOLERANCE = 0.05;
 
     @Override
     public String getName() {
@@ -86,18 +136,32 @@ final class GradientLimit implements LimitAlgorithm {
             return this.published;
         }
         long rtt = Math.max(1, rttNanos);
+        long noLoad = this.noLoadRtt;
+        int current = this.published;
+        int round = Math.max(this.config.getWindowSamples(), current);
         if (outcome == Outcome.DROPPED) {
-            if (this.drops.count(true, Math.max(this.config.getWindowSamples(), this.published))) {
-                drop(startNanos + rtt, inflight, rtt);
+            if (noLoad > 0 && rtt > noLoad) {
+                // A call that failed after waiting longer than the no-load RTT queued too.
+                this.window.add(startNanos, rtt, inflight);
+            }
+            if (this.drops.count(true, round)) {
+                if (noLoad > 0 && rtt > noLoad) {
+                    double knee = (double) inflight * noLoad / rtt;
+                    this.pendingDropKnee.accumulateAndGet(Double.doubleToLongBits(knee), Math::min);
+                }
+                this.pendingDropEnd.accumulateAndGet(startNanos + rtt, Math::max);
             }
         }
         else {
-            this.drops.count(false, Math.max(this.config.getWindowSamples(), this.published));
+            this.drops.count(false, round);
             this.window.add(startNanos, rtt, inflight);
-            long base = this.noLoadRtt;
-            double threshold = this.startup ? this.quietRatio : this.config.getRttTolerance();
-            if (inflight * 2 >= this.published && (base == 0 || rtt <= base * threshold)) {
-                this.pendingGrowth.add(this.growthPerSample);
+            if (noLoad == 0 || rtt <= noLoad * this.quietRatio) {
+                this.maxQuietInflight.accumulateAndGet(inflight, Math::max);
+            }
+            double growth = this.growthPerCall;
+            double slow = this.startup ? this.quietRatio : this.tolerance;
+            if (growth > 0 && inflight * 2 >= current && (noLoad == 0 || rtt <= noLoad * slow)) {
+                this.pendingGrowth.add(growth);
             }
         }
         drain();
@@ -105,25 +169,13 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     @Override
-    public int onInflightAge(long nowNanos, long oldestStartNanos) {
-        return this.published;
-    }
-
-    @Override
     public Map<String, Number> getEstimates() {
-        return Map.of("noLoadRttNanos", this.noLoadRtt, "windowRttNanos", this.windowRtt);
+        double knee = this.knee;
+        return Map.of("noLoadRttNanos", this.noLoadRtt, "rttNanos", this.windowRtt, "knee",
+                (knee == Double.MAX_VALUE) ? 0 : (int) knee);
     }
 
-    /** A drop beyond the tolerated rate, ending at {@code end}. */
-    private void drop(long end, int inflight, long rttNanos) {
-        long base = this.noLoadRtt;
-        if (base > 0 && rttNanos > base) {
-            double knee = (double) inflight * base / rttNanos;
-            this.pendingDropKnee.accumulateAndGet(Double.doubleToLongBits(knee), Math::min);
-        }
-        this.pendingDropEnd.accumulateAndGet(end, Math::max);
-    }
-
+    /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
     private void drain() {
         while (hasWork() && this.lock.tryLock()) {
             try {
@@ -136,85 +188,152 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean hasWork() {
-        return this.pendingGrowth.sum() >= 1 || this.pendingDropEnd.get() > this.lastDecreaseNanos
-                || windowComplete(this.window);
+        return this.pendingDropEnd.get() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1
+                || isComplete(this.window);
     }
 
     /** Guarded by lock. */
     private void work() {
         long dropEnd = this.pendingDropEnd.get();
         if (dropEnd > this.lastDecreaseNanos) {
-            double knee = Double.longBitsToDouble(this.pendingDropKnee.getAndSet(Double.doubleToLongBits(Double.MAX_VALUE)));
-            double target = Math.max(this.limit * 0.5, Math.min(this.limit * this.config.getDropBackoff(), knee));
-            if (DEBUG) System.out.printf("t=%.3f DROP rate %.2f knee %.1f%n", dropEnd / 1e9, this.drops.dropRate(), knee);
+            double dropKnee = Double.longBitsToDouble(
+                    this.pendingDropKnee.getAndSet(Double.doubleToLongBits(Double.MAX_VALUE)));
+            double target = this.limit * this.config.getDropBackoff();
+            if (this.startup) {
+                // Dropping before the first sign of queueing: the start was far above the callee's capacity.
+                target = this.limit * 0.5;
+            }
+            else if (!this.droppedInOverload) {
+                target = Math.max(this.limit * 0.5, Math.min(target, dropKnee));
+            }
+            this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
             decrease(target, dropEnd);
+            this.droppedInOverload = true;
             return;
         }
         double growth = this.pendingGrowth.sumThenReset();
         if (growth > 0) {
-            this.limit = Math.min(this.config.getMaxLimit(), this.limit + growth);
-            publish();
+            grow(growth);
         }
         SampleWindow closed = this.window;
-        if (!windowComplete(closed)) {
+        if (isComplete(closed)) {
+            this.window = newWindow();
+            evaluate(closed);
+        }
+    }
+
+    /** Guarded by lock. */
+    private void evaluate(SampleWindow closed) {
+        long mean = closed.meanRtt();
+        // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
+        boolean settling = this.drainCountdown == 2;
+        long noLoad = updateNoLoadRtt(mean, closed.meanInflight());
+        this.windowRtt = mean;
+        if (settling) {
             return;
         }
-        this.window = newWindow();
-        long median = closed.medianRtt();
-        long now = closed.latestEnd();
-        long horizon = (this.noLoadRtt > 0) ? this.noLoadRtt * this.config.getNoLoadRttHorizon() : Long.MAX_VALUE / 4;
-        long base = this.noLoadRttFilter.update(now, median, horizon);
-        this.noLoadRtt = base;
-        this.windowRtt = median;
-        double ratio = (double) median / base;
-        if (DEBUG) System.out.printf("t=%.3f median=%.1f base=%.1f ratio=%.2f meanI=%.1f n=%d limit=%.1f growth=%.3f%n", now/1e9, median/1e6, base/1e6, ratio, closed.meanInflight(), closed.count(), this.limit, this.growthPerSample);
-        if (ratio > this.config.getRttTolerance()) {
-            decrease(closed.meanInflight() * base / median, now);
+        double ratio = (double) mean / noLoad;
+        if (ratio > this.tolerance) {
+            this.congestedRtt = mean;
+            this.congestedInflight = closed.meanInflight();
+            this.knee = closed.meanInflight() * noLoad / mean;
+            decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd());
+            this.drainCountdown = 2;
+            this.growthPerCall = 0;
             return;
         }
-        this.congestedStreak = 0;
+        this.overloadWindows = 0;
+        this.droppedInOverload = false;
         if (this.startup && ratio > this.quietRatio) {
             this.startup = false;
-            this.congestionLimit = this.limit;
+            this.peak = this.limit;
         }
         if (this.startup) {
-            this.growthPerSample = STARTUP_GROWTH;
+            this.growthPerCall = STARTUP_GROWTH;
         }
-        else if (this.limit >= this.congestionLimit && ratio <= this.quietRatio) {
+        else if (this.limit < returnTarget()) {
+            this.probes = 0;
+            this.growthPerCall = RETURN_GROWTH;
+        }
+        else if (this.limit >= this.peak && ratio <= this.quietRatio) {
             this.probes++;
-            this.growthPerSample = Math.min(STARTUP_GROWTH,
+            this.growthPerCall = Math.min(MAX_PROBE_GROWTH,
                     this.config.getIncreaseRatio() * (1 << Math.min(20, this.probes)));
         }
         else {
             this.probes = 0;
-            this.growthPerSample = this.config.getIncreaseRatio();
+            this.growthPerCall = steadyGrowth();
         }
     }
 
-    private boolean windowComplete(SampleWindow candidate) {
-        long span = this.noLoadRtt;
-        if (span == 0) {
-            long median = candidate.medianRtt();
-            span = (median > 0) ? median : Long.MAX_VALUE;
+    /** Guarded by lock. Where growth slows down: the knee, or half the limit the last overload began at. */
+    private double returnTarget() {
+        return (this.peak == Double.MAX_VALUE) ? this.knee : Math.max(this.knee, this.peak / 2);
+    }
+
+    /** Guarded by lock. {@code increaseRatio} of the limit per RTT. */
+    private double steadyGrowth() {
+        return this.config.getIncreaseRatio();
+    }
+
+    /**
+     * Guarded by lock. While starting: the lowest window mean. Afterwards: the median of the last drain windows (the
+     * second window after a latency decrease), or at once a window clearly faster than the estimate. When two drain
+     * windows in a row stayed slow although far fewer calls were in flight, the RTT does not come from queueing but
+     * from a slower callee: it becomes the new no-load RTT and the limit may return to where the overload began.
+     */
+    private long updateNoLoadRtt(long mean, double meanInflight) {
+        long noLoad = this.noLoadRtt;
+        if (noLoad == 0 || (this.startup && mean < noLoad) || mean < noLoad * FASTER) {
+            noLoad = mean;
         }
-        return candidate.isComplete(this.config.getWindowSamples(), span);
+        else if (this.drainCountdown == 1) {
+            boolean flat = mean > noLoad * this.tolerance && mean >= FLAT * this.congestedRtt
+                    && meanInflight <= FLAT * this.congestedInflight;
+            this.flatDrains = flat ? this.flatDrains + 1 : 0;
+            if (this.flatDrains >= 2) {
+                this.drainedCount = 0;
+                this.flatDrains = 0;
+                this.knee = this.peak;
+            }
+            this.drained[this.drainedCount++ % DRAIN_WINDOWS] = mean;
+            long[] sorted = Arrays.copyOf(this.drained, Math.min(this.drainedCount, DRAIN_WINDOWS));
+            Arrays.sort(sorted);
+            noLoad = sorted[(sorted.length - 1) / 2];
+        }
+        this.drainCountdown = Math.max(0, this.drainCountdown - 1);
+        this.noLoadRtt = noLoad;
+        return noLoad;
+    }
+
+    /** Guarded by lock. */
+    private void grow(double growth) {
+        double cap = Math.max(this.limit, HEADROOM * this.maxQuietInflight.get() + 1);
+        double target = returnTarget();
+        if (this.limit < target) {
+            cap = Math.min(cap, target);
+        }
+        this.limit = Math.min(this.config.getMaxLimit(), Math.min(cap, this.limit + growth));
+        if (this.limit >= target && this.growthPerCall == RETURN_GROWTH) {
+            this.growthPerCall = steadyGrowth();
+        }
+        publish();
     }
 
     /** Guarded by lock. */
     private void decrease(double target, long now) {
-        if (DEBUG) System.out.printf("t=%.3f DECREASE to %.1f from %.1f%n", now/1e9, target, this.limit);
-        if (this.congestedStreak == 0) {
-            this.congestionLimit = this.limit;
+        if (this.overloadWindows++ == 0) {
+            this.peak = this.limit;
         }
-        this.congestedStreak++;
         this.limit = Math.max(this.config.getMinLimit(), Math.min(this.limit, target));
         this.lastDecreaseNanos = now;
         this.startup = false;
         this.probes = 0;
-        this.growthPerSample = this.config.getIncreaseRatio();
+        this.growthPerCall = (this.limit < returnTarget()) ? RETURN_GROWTH : steadyGrowth();
         this.pendingGrowth.reset();
-        publish();
+        this.maxQuietInflight.set(0);
         this.drops.reset();
+        publish();
         this.window = newWindow();
     }
 
@@ -223,7 +342,16 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private SampleWindow newWindow() {
-        return new SampleWindow(WINDOW_CAPACITY, this.published, Long.MAX_VALUE, Long.MAX_VALUE);
+        long noLoad = this.noLoadRtt;
+        return new SampleWindow((noLoad > 0) ? noLoad * RTT_CAP : Long.MAX_VALUE);
+    }
+
+    private boolean isComplete(SampleWindow candidate) {
+        long span = this.noLoadRtt;
+        if (span == 0) {
+            span = (candidate.count() > 0) ? candidate.meanRtt() : Long.MAX_VALUE;
+        }
+        return candidate.isComplete(this.config.getWindowSamples(), span);
     }
 
     @Override

@@ -30,18 +30,6 @@ public interface LimitAlgorithm {
     int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome);
 
     /**
-     * Optional signal: the oldest call still holding a permit got it at {@code oldestStartNanos}. A call older than
-     * the callee's usual RTT is overload news before it completes; a bulkhead that knows its oldest call may call
-     * this periodically (for example every few milliseconds). Algorithms that do not use it return the limit.
-     * @param nowNanos the current time
-     * @param oldestStartNanos when the oldest call still in flight got its permit; {@code nowNanos} when none is
-     * @return the limit to apply
-     */
-    default int onInflightAge(long nowNanos, long oldestStartNanos) {
-        return getLimit();
-    }
-
-    /**
      * What the algorithm believes now, for metrics and diagnostics: names (documented by each algorithm) to values,
      * durations in nanoseconds. Empty when the algorithm keeps no estimates.
      */

@@ -54,21 +54,17 @@ final class AdaptiveLimitMapper {
             .minLimit(check(min, (b) -> b.minLimit(min.value()).initialLimit(Math.max(1, min.value())),
                     "to 1 or more: the lowest limit the algorithm sets"))
             .rttTolerance(checkField(setting(defaults.getRttTolerance(), o.getRttTolerance(), overridesKey,
-                    "rtt-tolerance"), Builder::rttTolerance, "to a ratio above 1 and at most 10, e.g. 1.2"))
+                    "rtt-tolerance"), Builder::rttTolerance, "to a ratio above 1 and at most 10, e.g. 1.15"))
             .increaseRatio(checkField(setting(defaults.getIncreaseRatio(), o.getIncreaseRatio(), overridesKey,
                     "increase-ratio"), Builder::increaseRatio, "to a fraction above 0 and at most 1, e.g. 0.05"))
             .windowSamples(checkField(setting(defaults.getWindowSamples(), o.getWindowSamples(), overridesKey,
                     "window-samples"), Builder::windowSamples, "to a number of calls from 1 to 1024, e.g. 16"))
             .dropBackoff(checkField(setting(defaults.getDropBackoff(), o.getDropBackoff(), overridesKey,
                     "drop-backoff"), Builder::dropBackoff, "to a factor of at least 0.1 and below 1, e.g. 0.8"))
-            .noLoadRttHorizon(checkField(setting(defaults.getNoLoadRttHorizon(), o.getNoLoadRttHorizon(),
-                    overridesKey, "no-load-rtt-horizon"), Builder::noLoadRttHorizon,
-                    "to 2 or more round trips, e.g. 100"))
+            .dropTolerance(checkField(setting(defaults.getDropTolerance(), o.getDropTolerance(), overridesKey,
+                    "drop-tolerance"), Builder::dropTolerance, "to a fraction of at least 0 and below 1, e.g. 0.05"))
             .backoffRatio(checkField(setting(defaults.getBackoffRatio(), o.getBackoffRatio(), overridesKey,
-                    "backoff-ratio"), Builder::backoffRatio, "to a factor of at least 0.1 and below 1, e.g. 0.9"))
-            .additiveIncrease(checkField(setting(defaults.getAdditiveIncrease(), o.getAdditiveIncrease(),
-                    overridesKey, "additive-increase"), Builder::additiveIncrease,
-                    "to 1 or more permits per round trip"));
+                    "backoff-ratio"), Builder::backoffRatio, "to a factor of at least 0.1 and below 1, e.g. 0.75"));
         Setting<Boolean> enabled = setting(defaults.isEnabled(), o.getEnabled(), overridesKey, "enabled");
         if (!enabled.value()) {
             return null;
@@ -77,6 +73,10 @@ final class AdaptiveLimitMapper {
             throw invalid(min, "min-limit " + min.value() + " is above the ceiling max-concurrent-calls " + max.value()
                     + " ('" + max.key() + "')", "Set '" + min.key() + "' to at most " + max.value() + ", or raise '"
                     + max.key() + "'.");
+        }
+        if (initial.value() == AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT && initial.value() > max.value()) {
+            // The default start is lowered to a smaller ceiling, as the core does; only a chosen one must fit.
+            initial = new Setting<>(initial.key(), Math.max(min.value(), max.value()));
         }
         if (initial.value() < min.value() || initial.value() > max.value()) {
             throw invalid(initial, "initial-limit must be within min-limit " + min.value() + " ('" + min.key()

@@ -388,52 +388,46 @@ public class LoomBulkheadProperties {
         /**
          * Limit before the first sample; between min-limit and max-concurrent-calls.
          */
-        private int initialLimit = 20;
+        private int initialLimit = 50;
 
         /**
          * Lowest limit the algorithm sets; at least 1 and at most max-concurrent-calls.
          */
-        private int minLimit = 5;
+        private int minLimit = 1;
 
         /**
          * Gradient: how far the round trip time may exceed the no-load one, as a ratio, before the limit falls;
          * above 1 and at most 10.
          */
-        private double rttTolerance = 1.2;
+        private double rttTolerance = 1.15;
 
         /**
-         * Gradient: how much the limit grows per round trip near the last limit that caused queueing, as a fraction
-         * of it; above 0 and at most 1.
+         * Growth per round trip once the algorithm knows where the callee starts to queue: gradient grows
+         * the limit by this ratio, aimd adds this ratio of the limit it last fell to; above 0 and at most 1.
          */
         private double increaseRatio = 0.05;
 
         /**
-         * Gradient: successful calls per measurement window, whose median round trip time is compared with the
-         * no-load one; 1 to 1024.
+         * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
+         * its length; 1 to 1024.
          */
         private int windowSamples = 16;
 
         /**
-         * Gradient: factor applied to the limit when calls are dropped; at least 0.1 and below 1.
+         * Gradient: factor applied to the limit when calls are dropped beyond the drop tolerance; at least 0.1 and
+         * below 1.
          */
         private double dropBackoff = 0.8;
 
         /**
-         * Gradient: how long, in no-load round trips, the lowest window round trip time is remembered as the
-         * no-load one; at least 2.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls; at least 0 and below 1.
          */
-        private int noLoadRttHorizon = 100;
+        private double dropTolerance = 0.05;
 
         /**
-         * AIMD: factor applied to the limit when a call is dropped; at least 0.1 and below 1.
+         * AIMD: factor applied to the limit after a round with a drop; at least 0.1 and below 1.
          */
-        private double backoffRatio = 0.9;
-
-        /**
-         * AIMD: permits added per round trip in which the whole limit was in use and no call was dropped; at least
-         * 1.
-         */
-        private int additiveIncrease = 1;
+        private double backoffRatio = 0.75;
 
         /**
          * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method
@@ -506,12 +500,12 @@ public class LoomBulkheadProperties {
             this.dropBackoff = dropBackoff;
         }
 
-        public int getNoLoadRttHorizon() {
-            return this.noLoadRttHorizon;
+        public double getDropTolerance() {
+            return this.dropTolerance;
         }
 
-        public void setNoLoadRttHorizon(int noLoadRttHorizon) {
-            this.noLoadRttHorizon = noLoadRttHorizon;
+        public void setDropTolerance(double dropTolerance) {
+            this.dropTolerance = dropTolerance;
         }
 
         public double getBackoffRatio() {
@@ -520,14 +514,6 @@ public class LoomBulkheadProperties {
 
         public void setBackoffRatio(double backoffRatio) {
             this.backoffRatio = backoffRatio;
-        }
-
-        public int getAdditiveIncrease() {
-            return this.additiveIncrease;
-        }
-
-        public void setAdditiveIncrease(int additiveIncrease) {
-            this.additiveIncrease = additiveIncrease;
         }
 
         public List<String> getDropExceptions() {
@@ -575,39 +561,34 @@ public class LoomBulkheadProperties {
         private Double rttTolerance;
 
         /**
-         * Gradient: how much the limit grows per round trip near the last limit that caused queueing, as a fraction
-         * of it; above 0 and at most 1. Unset: the default.
+         * Growth per round trip once the algorithm knows where the callee starts to queue: gradient grows
+         * the limit by this ratio, aimd adds this ratio of the limit it last fell to; above 0 and at most 1. Unset: the default.
          */
         private Double increaseRatio;
 
         /**
-         * Gradient: successful calls per measurement window, whose median round trip time is compared with the
-         * no-load one; 1 to 1024. Unset: the default.
+         * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
+         * its length; 1 to 1024. Unset: the default.
          */
         private Integer windowSamples;
 
         /**
-         * Gradient: factor applied to the limit when calls are dropped; at least 0.1 and below 1. Unset: the
+         * Gradient: factor applied to the limit when calls are dropped beyond the drop tolerance; at least 0.1 and
+         * below 1. Unset: the
          * default.
          */
         private Double dropBackoff;
 
         /**
-         * Gradient: how long, in no-load round trips, the lowest window round trip time is remembered as the
-         * no-load one; at least 2. Unset: the default.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls; at least 0 and below 1.
+         * Unset: the default.
          */
-        private Integer noLoadRttHorizon;
+        private Double dropTolerance;
 
         /**
-         * AIMD: factor applied to the limit when a call is dropped; at least 0.1 and below 1. Unset: the default.
+         * AIMD: factor applied to the limit after a round with a drop; at least 0.1 and below 1. Unset: the default.
          */
         private Double backoffRatio;
-
-        /**
-         * AIMD: permits added per round trip in which the whole limit was in use and no call was dropped; at least
-         * 1. Unset: the default.
-         */
-        private Integer additiveIncrease;
 
         /**
          * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method
@@ -681,12 +662,12 @@ public class LoomBulkheadProperties {
             this.dropBackoff = dropBackoff;
         }
 
-        public Integer getNoLoadRttHorizon() {
-            return this.noLoadRttHorizon;
+        public Double getDropTolerance() {
+            return this.dropTolerance;
         }
 
-        public void setNoLoadRttHorizon(Integer noLoadRttHorizon) {
-            this.noLoadRttHorizon = noLoadRttHorizon;
+        public void setDropTolerance(Double dropTolerance) {
+            this.dropTolerance = dropTolerance;
         }
 
         public Double getBackoffRatio() {
@@ -695,14 +676,6 @@ public class LoomBulkheadProperties {
 
         public void setBackoffRatio(Double backoffRatio) {
             this.backoffRatio = backoffRatio;
-        }
-
-        public Integer getAdditiveIncrease() {
-            return this.additiveIncrease;
-        }
-
-        public void setAdditiveIncrease(Integer additiveIncrease) {
-            this.additiveIncrease = additiveIncrease;
         }
 
         public List<String> getDropExceptions() {

@@ -63,15 +63,14 @@ class AdaptiveLimitPropertiesTests {
                 assertThat(adaptive.getIncreaseRatio()).isEqualTo(core.getIncreaseRatio());
                 assertThat(adaptive.getWindowSamples()).isEqualTo(core.getWindowSamples());
                 assertThat(adaptive.getDropBackoff()).isEqualTo(core.getDropBackoff());
-                assertThat(adaptive.getNoLoadRttHorizon()).isEqualTo(core.getNoLoadRttHorizon());
+                assertThat(adaptive.getDropTolerance()).isEqualTo(core.getDropTolerance());
                 assertThat(adaptive.getBackoffRatio()).isEqualTo(core.getBackoffRatio());
-                assertThat(adaptive.getAdditiveIncrease()).isEqualTo(core.getAdditiveIncrease());
                 assertThat(registry.resolveConfig("callee").getDropClassifier()).isSameAs(DropClassifier.ofDefaults());
                 // A bulkhead without an entry takes the defaults too: adaptive below max-concurrent-calls 100.
                 assertThat(registry.resolveConfig("other").getAdaptive().getMaxLimit()).isEqualTo(100);
                 Bulkhead callee = registry.bulkhead("callee");
                 assertThat(callee.isAdaptive()).isTrue();
-                assertThat(callee.getLimit()).isEqualTo(20);
+                assertThat(callee.getLimit()).isEqualTo(AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT);
                 assertThat(callee.getLimitAlgorithm().getName()).isEqualTo("gradient");
             });
     }
@@ -83,14 +82,13 @@ class AdaptiveLimitPropertiesTests {
                 "loom.bulkhead.defaults.adaptive.initial-limit=30", "loom.bulkhead.defaults.adaptive.min-limit=3",
                 "loom.bulkhead.defaults.adaptive.rtt-tolerance=1.5", "loom.bulkhead.defaults.adaptive.increase-ratio=0.1",
                 "loom.bulkhead.defaults.adaptive.window-samples=32", "loom.bulkhead.defaults.adaptive.drop-backoff=0.7",
-                "loom.bulkhead.defaults.adaptive.no-load-rtt-horizon=50",
+                "loom.bulkhead.defaults.adaptive.drop-tolerance=0.1",
                 "loom.bulkhead.defaults.adaptive.backoff-ratio=0.75",
-                "loom.bulkhead.defaults.adaptive.additive-increase=4",
                 "loom.bulkhead.defaults.adaptive.drop-exceptions=java.lang.IllegalStateException,"
                         + "org.springframework.web.client.HttpServerErrorException.BadGateway")
             .run((context) -> {
                 BulkheadConfig config = context.getBean(BulkheadRegistry.class).resolveConfig("anything");
-                assertAdaptive(config.getAdaptive(), Algorithm.AIMD, 30, 3, 300, 1.5, 0.1, 32, 0.7, 50, 0.75, 4);
+                assertAdaptive(config.getAdaptive(), Algorithm.AIMD, 30, 3, 300, 1.5, 0.1, 32, 0.7, 0.1, 0.75);
                 DropClassifier drops = config.getDropClassifier();
                 assertThat(drops.classify(new IllegalStateException())).isEqualTo(Outcome.DROPPED);
                 assertThat(drops.classify(new RuntimeException(new IllegalStateException()))).isEqualTo(Outcome.DROPPED);
@@ -120,9 +118,8 @@ class AdaptiveLimitPropertiesTests {
                 "loom.bulkhead.instances.callee.adaptive.increase-ratio=0.2",
                 "loom.bulkhead.instances.callee.adaptive.window-samples=64",
                 "loom.bulkhead.instances.callee.adaptive.drop-backoff=0.5",
-                "loom.bulkhead.instances.callee.adaptive.no-load-rtt-horizon=20",
+                "loom.bulkhead.instances.callee.adaptive.drop-tolerance=0.2",
                 "loom.bulkhead.instances.callee.adaptive.backoff-ratio=0.6",
-                "loom.bulkhead.instances.callee.adaptive.additive-increase=2",
                 "loom.bulkhead.instances.callee.adaptive.drop-exceptions[0]=java.io.UncheckedIOException",
                 "loom.bulkhead.instances.callee.adaptive.drop-exceptions[1]=java.util.concurrent.TimeoutException",
                 "loom.bulkhead.instances.partial.max-concurrent-calls=50",
@@ -131,7 +128,7 @@ class AdaptiveLimitPropertiesTests {
             .run((context) -> {
                 BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
                 BulkheadConfig callee = registry.resolveConfig("callee");
-                assertAdaptive(callee.getAdaptive(), Algorithm.GRADIENT, 40, 10, 400, 2.0, 0.2, 64, 0.5, 20, 0.6, 2);
+                assertAdaptive(callee.getAdaptive(), Algorithm.GRADIENT, 40, 10, 400, 2.0, 0.2, 64, 0.5, 0.2, 0.6);
                 assertThat(callee.getDropClassifier().classify(new java.io.UncheckedIOException(new IOException())))
                     .isEqualTo(Outcome.DROPPED);
                 assertThat(callee.getDropClassifier().classify(new TimeoutException())).isEqualTo(Outcome.DROPPED);
@@ -140,8 +137,8 @@ class AdaptiveLimitPropertiesTests {
                 AdaptiveLimitConfig core = AdaptiveLimitConfig.ofDefaults();
                 BulkheadConfig partial = registry.resolveConfig("partial");
                 assertAdaptive(partial.getAdaptive(), Algorithm.AIMD, 6, 2, 50, core.getRttTolerance(),
-                        core.getIncreaseRatio(), 8, core.getDropBackoff(), core.getNoLoadRttHorizon(),
-                        core.getBackoffRatio(), core.getAdditiveIncrease());
+                        core.getIncreaseRatio(), 8, core.getDropBackoff(), core.getDropTolerance(),
+                        core.getBackoffRatio());
                 assertThat(partial.getDropClassifier().classify(new IllegalStateException())).isEqualTo(Outcome.DROPPED);
                 // The defaults keep adaptive off for bulkheads without an entry.
                 assertThat(registry.resolveConfig("other").isAdaptive()).isFalse();
@@ -171,15 +168,14 @@ class AdaptiveLimitPropertiesTests {
                     "loom.bulkhead.http.per-host.template.adaptive.algorithm=aimd",
                     "loom.bulkhead.http.per-host.template.adaptive.initial-limit=8",
                     "loom.bulkhead.http.per-host.template.adaptive.min-limit=4",
-                    "loom.bulkhead.http.per-host.template.adaptive.backoff-ratio=0.5",
-                    "loom.bulkhead.http.per-host.template.adaptive.additive-increase=3")
+                    "loom.bulkhead.http.per-host.template.adaptive.backoff-ratio=0.5")
             .run((context) -> {
                 AdaptiveLimitConfig adaptive = context.getBean(BulkheadConfigMapper.class)
                     .perHostTemplate()
                     .getAdaptive();
                 AdaptiveLimitConfig core = AdaptiveLimitConfig.ofDefaults();
                 assertAdaptive(adaptive, Algorithm.AIMD, 8, 4, 80, core.getRttTolerance(), core.getIncreaseRatio(),
-                        core.getWindowSamples(), core.getDropBackoff(), core.getNoLoadRttHorizon(), 0.5, 3);
+                        core.getWindowSamples(), core.getDropBackoff(), core.getDropTolerance(), 0.5);
             });
     }
 
@@ -229,8 +225,8 @@ class AdaptiveLimitPropertiesTests {
                 entry("algorithm", core.getAlgorithm().getName()), entry("initial-limit", core.getInitialLimit()),
                 entry("min-limit", core.getMinLimit()), entry("rtt-tolerance", core.getRttTolerance()),
                 entry("increase-ratio", core.getIncreaseRatio()), entry("window-samples", core.getWindowSamples()),
-                entry("drop-backoff", core.getDropBackoff()), entry("no-load-rtt-horizon", core.getNoLoadRttHorizon()),
-                entry("backoff-ratio", core.getBackoffRatio()), entry("additive-increase", core.getAdditiveIncrease()),
+                entry("drop-backoff", core.getDropBackoff()), entry("drop-tolerance", core.getDropTolerance()),
+                entry("backoff-ratio", core.getBackoffRatio()),
                 entry("drop-exceptions", LoomBulkheadProperties.DefaultAdaptive.DEFAULT_DROP_EXCEPTIONS));
         assertThat(JsonPath.<List<String>>read(json,
                 "$.hints[?(@.name == 'loom.bulkhead.defaults.adaptive.algorithm')].values[*].value"))
@@ -249,7 +245,7 @@ class AdaptiveLimitPropertiesTests {
 
     private static void assertAdaptive(AdaptiveLimitConfig adaptive, Algorithm algorithm, int initialLimit,
             int minLimit, int maxLimit, double rttTolerance, double increaseRatio, int windowSamples,
-            double dropBackoff, int noLoadRttHorizon, double backoffRatio, int additiveIncrease) {
+            double dropBackoff, double dropTolerance, double backoffRatio) {
         assertThat(adaptive).isNotNull();
         assertThat(adaptive.getAlgorithm()).isEqualTo(algorithm);
         assertThat(adaptive.getInitialLimit()).isEqualTo(initialLimit);
@@ -259,8 +255,7 @@ class AdaptiveLimitPropertiesTests {
         assertThat(adaptive.getIncreaseRatio()).isEqualTo(increaseRatio);
         assertThat(adaptive.getWindowSamples()).isEqualTo(windowSamples);
         assertThat(adaptive.getDropBackoff()).isEqualTo(dropBackoff);
-        assertThat(adaptive.getNoLoadRttHorizon()).isEqualTo(noLoadRttHorizon);
+        assertThat(adaptive.getDropTolerance()).isEqualTo(dropTolerance);
         assertThat(adaptive.getBackoffRatio()).isEqualTo(backoffRatio);
-        assertThat(adaptive.getAdditiveIncrease()).isEqualTo(additiveIncrease);
     }
 }

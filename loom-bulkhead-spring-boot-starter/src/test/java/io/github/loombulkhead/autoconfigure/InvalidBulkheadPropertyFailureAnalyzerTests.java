@@ -115,7 +115,7 @@ class InvalidBulkheadPropertyFailureAnalyzerTests {
     @Test
     void adaptiveMinLimitOfTheDefaultsAboveTheCeilingOfAnInstance() {
         FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
-                "loom.bulkhead.instances.small.max-concurrent-calls=3");
+                "loom.bulkhead.defaults.adaptive.min-limit=5", "loom.bulkhead.instances.small.max-concurrent-calls=3");
         assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.min-limit")
             .contains("Value: \"5\"")
             .contains("Reason: min-limit 5 is above the ceiling max-concurrent-calls 3 "
@@ -129,10 +129,10 @@ class InvalidBulkheadPropertyFailureAnalyzerTests {
                 "loom.bulkhead.instances.callee.adaptive.initial-limit=500");
         assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.initial-limit")
             .contains("Value: \"500\"")
-            .contains("Reason: initial-limit must be within min-limit 5 ('loom.bulkhead.defaults.adaptive.min-limit') "
+            .contains("Reason: initial-limit must be within min-limit 1 ('loom.bulkhead.defaults.adaptive.min-limit') "
                     + "and the ceiling max-concurrent-calls 400 ('loom.bulkhead.instances.callee.max-concurrent-calls')");
         assertThat(analysis.getAction())
-            .isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.initial-limit' to a value from 5 to 400.");
+            .isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.initial-limit' to a value from 1 to 400.");
     }
 
     @Test
@@ -179,9 +179,9 @@ class InvalidBulkheadPropertyFailureAnalyzerTests {
                 "loom.bulkhead.instances.callee.adaptive.rtt-tolerance=0.5");
         assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.rtt-tolerance")
             .contains("Value: \"0.5\"")
-            .contains("Reason: rttTolerance must be above 1.0 and at most 10.0 but was 0.5");
+            .contains("Reason: rttTolerance must be above 1 and at most 10 but was 0.5");
         assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.rtt-tolerance' to a "
-                + "ratio above 1 and at most 10, e.g. 1.2.");
+                + "ratio above 1 and at most 10, e.g. 1.15.");
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import io.github.loombulkhead.benchmarks.adaptive.AdaptiveReport;
+import io.github.loombulkhead.benchmarks.adaptive.AdaptiveResults;
 import io.github.loombulkhead.benchmarks.fairness.FairnessResult;
 import io.github.loombulkhead.benchmarks.http.HttpPairedResult;
 import io.github.loombulkhead.benchmarks.memory.MemoryResult;
@@ -34,25 +36,34 @@ public final class MarkdownReport {
 
     private final List<FairnessResult> fairness;
 
+    private final AdaptiveResults adaptive;
+
     private final StringBuilder out = new StringBuilder();
 
+    /** {@code adaptive} may be null when that part did not run. */
     public MarkdownReport(SuiteEnvironment environment, JmhResults jmh, List<HttpPairedResult> httpPaired,
-            List<MemoryResult> memory, List<FairnessResult> fairness) {
+            List<MemoryResult> memory, List<FairnessResult> fairness, AdaptiveResults adaptive) {
         this.environment = environment;
         this.jmh = jmh;
         this.httpPaired = httpPaired;
         this.memory = memory;
         this.fairness = fairness;
+        this.adaptive = adaptive;
     }
 
     /** Replaces the generated section of {@code page} (between the markers), or appends one; creates the page if absent. */
     public static void writeInto(Path page, String generated) throws IOException {
-        String section = BEGIN + "\n\n" + generated.strip() + "\n\n" + END;
+        writeInto(page, generated, BEGIN, END);
+    }
+
+    /** Replaces the section of {@code page} between the {@code beginMarker} and {@code endMarker} lines, or appends one. */
+    public static void writeInto(Path page, String generated, String beginMarker, String endMarker) throws IOException {
+        String section = beginMarker + "\n\n" + generated.strip() + "\n\n" + endMarker;
         String text = Files.exists(page) ? Files.readString(page, StandardCharsets.UTF_8) : "# Benchmarks\n";
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
+        int begin = text.indexOf(beginMarker);
+        int end = text.indexOf(endMarker);
         if (begin >= 0 && end > begin) {
-            text = text.substring(0, begin) + section + text.substring(end + END.length());
+            text = text.substring(0, begin) + section + text.substring(end + endMarker.length());
         }
         else {
             text = text.stripTrailing() + "\n\n" + section + "\n";
@@ -68,6 +79,7 @@ public final class MarkdownReport {
         httpPaired();
         memory();
         fairness();
+        adaptive();
         return this.out.toString();
     }
 
@@ -242,6 +254,19 @@ public final class MarkdownReport {
                     + Format.ratio((baseline != null) ? r.p99Millis() / baseline.p99Millis() : Double.NaN) + " | "
                     + Format.number(r.throughputPerSecond()) + " | " + String.format(java.util.Locale.ROOT, "%,d", r.samples()) + " |");
         }
+        line("");
+    }
+
+    private void adaptive() {
+        if (this.adaptive == null) {
+            return;
+        }
+        line("### Adaptive limits: every algorithm against a queueing callee (simulation)");
+        line("");
+        line("Goodput is successful calls over what the callee could complete; see `docs/adaptive-limits.md` for "
+                + "the model, the anchors' configuration and every column.");
+        line("");
+        this.out.append(AdaptiveReport.render(this.adaptive));
         line("");
     }
 

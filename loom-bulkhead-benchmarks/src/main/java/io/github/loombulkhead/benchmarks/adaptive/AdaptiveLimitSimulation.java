@@ -1,0 +1,121 @@
+package io.github.loombulkhead.benchmarks.adaptive;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.github.loombulkhead.benchmarks.report.MarkdownReport;
+
+/**
+ * Runs every {@link Contender} through every scenario against a queueing callee in virtual time (seconds of CPU for
+ * minutes of simulated traffic) and prints the Markdown tables.
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.github.loombulkhead.benchmarks.adaptive.AdaptiveLimitSimulation [--short]
+ *     [--spread=SIGMA] [--timeout-ms=MS] [--skip-abandoned] [--docs=FILE]
+ * </pre>
+ * {@code --short} divides every duration by ten; {@code --spread}, {@code --timeout-ms} and {@code --skip-abandoned}
+ * change the callee (log-normal sigma of the service time, the caller's read timeout, a callee that skips queued
+ * calls whose caller already gave up); {@code --docs} replaces the generated section of that Markdown page.
+ */
+public final class AdaptiveLimitSimulation {
+
+    /** Seed of every run: the same arrivals and service times for every algorithm. */
+    public static final long SEED = 20_261_121L;
+
+    /** Workers of the standard callee. */
+    public static final int CAPACITY = 200;
+
+    private AdaptiveLimitSimulation() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = false;
+        CalleeModel callee = CalleeModel.standard();
+        Path docs = null;
+        for (String arg : args) {
+            if (arg.equals("--short")) {
+                quick = true;
+            }
+            else if (arg.startsWith("--spread=")) {
+                callee = callee.withServiceSpread(Double.parseDouble(arg.substring("--spread=".length())));
+            }
+            else if (arg.startsWith("--timeout-ms=")) {
+                callee = callee.withReadTimeout(Duration.ofMillis(Long.parseLong(arg.substring("--timeout-ms=".length()))));
+            }
+            else if (arg.equals("--skip-abandoned")) {
+                callee = callee.withServesAbandonedCalls(false);
+            }
+            else if (arg.startsWith("--docs=")) {
+                docs = Path.of(arg.substring("--docs=".length()));
+            }
+            else {
+                throw new IllegalArgumentException("Unknown option '" + arg
+                        + "'; use --short, --spread=SIGMA, --timeout-ms=MS, --skip-abandoned, --docs=FILE");
+            }
+        }
+        String markdown = AdaptiveReport.render(run(quick ? 10 : 1, callee));
+        System.out.println(markdown);
+        if (docs != null) {
+            MarkdownReport.writeInto(docs, markdown, AdaptiveReport.BEGIN, AdaptiveReport.END);
+            System.out.println("Updated the results section of " + docs);
+        }
+    }
+
+    /** Every contender in every scenario and the burst against {@code callee}, durations divided by {@code shorten}. */
+    public static AdaptiveResults run(int shorten, CalleeModel callee) {
+        List<Contender> contenders = List.of(Contender.values());
+        List<SimulationResult> results = new ArrayList<>();
+        for (Scenario scenario : scenarios(shorten)) {
+            for (Contender contender : contenders) {
+                Trace trace = LimitSimulation.run(scenario, callee, contender.create(callee.ceiling(), SEED), SEED);
+                results.add(Metrics.of(scenario, callee, contender, trace));
+            }
+        }
+        CalleeModel patient = callee.withMaxWait(Duration.ofSeconds(60));
+        Scenario burst = Scenario.burst(1000, CAPACITY, Duration.ofSeconds(60));
+        List<BurstResult> bursts = new ArrayList<>();
+        for (Contender contender : contenders) {
+            Trace trace = LimitSimulation.run(burst, patient, contender.create(callee.ceiling(), SEED), SEED);
+            bursts.add(BurstResult.of(burst, patient, contender, trace));
+        }
+        String durations = (shorten == 1) ? "Loads run 60 s and are measured from 10 s; capacity steps at 30 s and "
+                + "60 s of one 90 s run, each phase measured whole; the overload runs 10 minutes, measured from 1 min."
+                : "Every duration divided by " + shorten + ".";
+        return new AdaptiveResults(callee.describe(CAPACITY), durations, results, bursts);
+    }
+
+    /** Every contender in every scenario against the standard callee (200 workers, 300 ms). */
+    public static AdaptiveResults run(int shorten) {
+        return run(shorten, CalleeModel.standard());
+    }
+
+    /** The scenarios, every duration divided by {@code shorten}. */
+    static List<Scenario> scenarios(int shorten) {
+        int c = CAPACITY;
+        List<Scenario> scenarios = new ArrayList<>();
+        for (double load : new double[] { 0.5, 1, 2, 4 }) {
+            scenarios.add(new Scenario(load(load) + "× load", load, c, List.of(), s(60, shorten), s(0, shorten),
+                    s(10, shorten), s(60, shorten)));
+        }
+        List<Scenario.CapacityStep> steps = List.of(new Scenario.CapacityStep(s(30, shorten), c / 2),
+                new Scenario.CapacityStep(s(60, shorten), c));
+        scenarios.add(new Scenario("capacity 200 → 100 at 2× load", 2, c, steps, s(60, shorten), s(30, shorten),
+                s(30, shorten), s(60, shorten)));
+        scenarios.add(new Scenario("capacity 100 → 200 at 2× load", 2, c, steps, s(90, shorten), s(60, shorten),
+                s(60, shorten), s(90, shorten)));
+        scenarios.add(new Scenario("1.25× load for 10 min", 1.25, c, List.of(), s(600, shorten), s(0, shorten),
+                s(60, shorten), s(600, shorten)));
+        return scenarios;
+    }
+
+    private static Duration s(long seconds, int shorten) {
+        return Duration.ofMillis(seconds * 1000 / shorten);
+    }
+
+    private static String load(double load) {
+        return (load == Math.rint(load)) ? String.valueOf((int) load) : String.format(Locale.ROOT, "%.1f", load);
+    }
+}

@@ -1,0 +1,240 @@
+package io.github.loombulkhead.benchmarks.adaptive;
+
+import java.util.ArrayDeque;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * A discrete-event simulation in virtual time of callers behind an adaptive limit and a callee that queues.
+ *
+ * <ul>
+ * <li>Calls arrive as a Poisson process. A call that finds every permit in use waits in a FIFO queue (as in the
+ * bulkhead) and is rejected once it waited {@link CalleeModel#maxWait()}.
+ * <li>The callee runs at most its current number of workers at once; the others queue there, FIFO, and their latency
+ * grows. Service times are log-normal around {@link CalleeModel#serviceTime()}.
+ * <li>The caller gives up after {@link CalleeModel#readTimeout()}: the call is dropped (the limit hears a drop
+ * after that RTT) while the callee still works on it, as an HTTP server does that does not notice the client left.
+ * <li>Every {@link CalleeModel#tick()} the limit is recorded (and time-driven algorithms hear the time).
+ * </ul>
+ * The same seed gives the same arrivals and service times to every algorithm.
+ */
+final class LimitSimulation {
+
+    private static final int ARRIVAL = 0;
+
+    private static final int SERVED = 1;
+
+    private static final int TIMEOUT = 2;
+
+    private static final int CAPACITY = 3;
+
+    private static final int TICK = 4;
+
+    private final Scenario scenario;
+
+    private final CalleeModel callee;
+
+    private final SimulatedLimit limit;
+
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+
+    private final SplittableRandom arrivals;
+
+    private final SplittableRandom services;
+
+    private final ArrayDeque<Call> waiting = new ArrayDeque<>();
+
+    private final ArrayDeque<Call> calleeQueue = new ArrayDeque<>();
+
+    private final Trace trace;
+
+    private long now;
+
+    private long sequence;
+
+    private int inflight;
+
+    private int busyWorkers;
+
+    private int workers;
+
+    private LimitSimulation(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed) {
+        this.scenario = scenario;
+        this.callee = callee;
+        this.limit = limit;
+        this.arrivals = new SplittableRandom(seed);
+        this.services = new SplittableRandom(seed * 31 + 7);
+        this.trace = new Trace(callee.tick().toNanos());
+        this.workers = scenario.workers();
+    }
+
+    /** Runs {@code scenario} against {@code callee} with {@code limit} deciding the limit. */
+    static Trace run(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed) {
+        return new LimitSimulation(scenario, callee, limit, seed).run();
+    }
+
+    private Trace run() {
+        long end = this.scenario.duration().toNanos();
+        if (this.scenario.burst() > 0) {
+            for (int i = 0; i < this.scenario.burst(); i++) {
+                this.waiting.add(new Call(0, serviceTime()));
+            }
+        }
+        else {
+            schedule(0, ARRIVAL, null);
+        }
+        schedule(0, TICK, null);
+        for (Scenario.CapacityStep step : this.scenario.capacitySteps()) {
+            schedule(step.at().toNanos(), CAPACITY, new Call(0, step.workers()));
+        }
+        while (!this.events.isEmpty()) {
+            Event event = this.events.poll();
+            if (event.time >= end) {
+                break;
+            }
+            this.now = event.time;
+            switch (event.type) {
+                case ARRIVAL -> arrive();
+                case SERVED -> served(event.call);
+                case TIMEOUT -> timedOut(event.call);
+                case CAPACITY -> changeCapacity((int) event.call.serviceNanos);
+                case TICK -> tick();
+                default -> throw new IllegalStateException("event " + event.type);
+            }
+        }
+        return this.trace;
+    }
+
+    private void arrive() {
+        double rate = this.scenario.offeredLoad() * this.scenario.workers() / this.callee.serviceTime().toNanos();
+        long gap = (long) (-Math.log(1 - this.arrivals.nextDouble()) / rate);
+        schedule(this.now + Math.max(1, gap), ARRIVAL, null);
+        this.waiting.add(new Call(this.now, serviceTime()));
+        admit();
+    }
+
+    private long serviceTime() {
+        double sigma = this.callee.serviceSpread();
+        double normal = gaussian();
+        return Math.max(1, (long) (this.callee.serviceTime().toNanos() * Math.exp(sigma * normal - sigma * sigma / 2)));
+    }
+
+    private double gaussian() {
+        double u1 = 1 - this.services.nextDouble();
+        double u2 = this.services.nextDouble();
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    }
+
+    private void admit() {
+        long maxWait = this.callee.maxWait().toNanos();
+        while (!this.waiting.isEmpty()) {
+            Call head = this.waiting.peek();
+            if (this.now - head.arrivalNanos > maxWait) {
+                this.waiting.poll();
+                this.trace.rejected++;
+                continue;
+            }
+            if (this.inflight >= this.limit.limit()) {
+                return;
+            }
+            this.waiting.poll();
+            start(head);
+        }
+    }
+
+    private void start(Call call) {
+        this.inflight++;
+        call.startNanos = this.now;
+        call.inflightAtStart = this.inflight;
+        schedule(this.now + this.callee.readTimeout().toNanos(), TIMEOUT, call);
+        if (this.busyWorkers < this.workers) {
+            serve(call);
+        }
+        else {
+            this.calleeQueue.add(call);
+        }
+    }
+
+    private void serve(Call call) {
+        this.busyWorkers++;
+        schedule(this.now + call.serviceNanos, SERVED, call);
+    }
+
+    private void served(Call call) {
+        this.busyWorkers--;
+        startQueuedWork();
+        if (call.finished) {
+            return;
+        }
+        finish(call, true);
+    }
+
+    private void timedOut(Call call) {
+        if (call.finished) {
+            return;
+        }
+        finish(call, false);
+    }
+
+    private void finish(Call call, boolean success) {
+        call.finished = true;
+        this.inflight--;
+        long rtt = this.now - call.startNanos;
+        this.trace.call(this.now, rtt, success);
+        this.limit.onSample(call.startNanos, rtt, call.inflightAtStart, !success);
+        admit();
+    }
+
+    private void startQueuedWork() {
+        while (this.busyWorkers < this.workers && !this.calleeQueue.isEmpty()) {
+            Call next = this.calleeQueue.poll();
+            if (next.finished && !this.callee.servesAbandonedCalls()) {
+                continue;
+            }
+            serve(next);
+        }
+    }
+
+    private void changeCapacity(int newWorkers) {
+        this.workers = newWorkers;
+        startQueuedWork();
+    }
+
+    private void tick() {
+        schedule(this.now + this.trace.tickNanos, TICK, null);
+        this.limit.onTick(this.now);
+        admit();
+        this.trace.tick(this.limit.limit());
+    }
+
+    private void schedule(long time, int type, Call call) {
+        this.events.add(new Event(time, this.sequence++, type, call));
+    }
+
+    private record Event(long time, long sequence, int type, Call call) implements Comparable<Event> {
+
+        @Override
+        public int compareTo(Event other) {
+            int byTime = Long.compare(this.time, other.time);
+            return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
+        }
+    }
+
+    private static final class Call {
+
+        final long arrivalNanos;
+
+        final long serviceNanos;
+
+        long startNanos;
+
+        int inflightAtStart;
+
+        boolean finished;
+
+        Call(long arrivalNanos, long serviceNanos) {
+            this.arrivalNanos = arrivalNanos;
+            this.serviceNanos = serviceNanos;
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.github.loombulkhead.benchmarks.adaptive;
+
+/** An adaptive limit as the simulation drives it: one sample per finished call, a tick every few milliseconds. */
+interface SimulatedLimit {
+
+    int limit();
+
+    void onSample(long startNanos, long rttNanos, int inflight, boolean dropped);
+
+    /** Called every tick, for algorithms that act on time rather than on samples. */
+    default void onTick(long nowNanos) {
+    }
+}

@@ -1,0 +1,109 @@
+package io.github.loombulkhead.limit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The AIMD algorithm, fed by hand and in a deterministic closed loop (virtual time). */
+class AimdLimitTest {
+
+    private static final long MS = 1_000_000;
+
+    private static final long S = 100 * MS;
+
+    private static LimitAlgorithm aimd(AdaptiveLimitConfig.Builder config) {
+        return LimitAlgorithm.of(config.algorithm(AdaptiveLimitConfig.Algorithm.AIMD).build());
+    }
+
+    private static LimitAlgorithm aimd() {
+        return aimd(AdaptiveLimitConfig.custom());
+    }
+
+    @Test
+    void growsLikeSlowStartUntilTheFirstDropThenHalves() {
+        ClosedLoop loop = new ClosedLoop(aimd(), 200, S).timeoutNanos(167 * MS);
+        int previous = loop.limit();
+        int peak = previous;
+        while (loop.drops() == 0) {
+            loop.runRtts(1);
+            if (loop.drops() == 0 && previous < 150) {
+                // Below the callee's 200 workers every call returns in one service time.
+                assertThat(loop.limit()).isGreaterThanOrEqualTo((int) (previous * 1.25));
+            }
+            peak = Math.max(peak, loop.limit());
+            previous = loop.limit();
+        }
+        assertThat(loop.limit()).isBetween((int) (peak * 0.45), (int) (peak * 0.55));
+    }
+
+    @Test
+    void fallsByTheBackoffRatioOncePerRoundWhateverTheNumberOfDrops() {
+        LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(100));
+        algorithm.onSample(0, S, 100, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).as("first drop while starting halves").isEqualTo(50);
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("drops of calls that started before the decrease").isEqualTo(50);
+        algorithm.onSample(2 * S, S, 50, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(37);
+        algorithm.onSample(4 * S, S, 37, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(28);
+    }
+
+    @Test
+    void addsTheIncreaseRatioOfTheLastDecreasedLimitPerRtt() {
+        LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(200));
+        algorithm.onSample(0, S, 200, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(100);
+        long now = 2 * S;
+        // One RTT's worth of calls, all with the whole limit in use: 5 % of 100 = 5 permits.
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(now + i, S, algorithm.getLimit(), Outcome.SUCCESS);
+        }
+        assertThat(algorithm.getLimit()).isBetween(104, 105);
+        // Calls with less than half the limit in use prove nothing: no growth.
+        int before = algorithm.getLimit();
+        for (int i = 0; i < 1000; i++) {
+            algorithm.onSample(now + i, S, 10, Outcome.SUCCESS);
+        }
+        assertThat(algorithm.getLimit()).isEqualTo(before);
+    }
+
+    @Test
+    void settlesBelowTheLimitWhereCallsTimeOut() {
+        ClosedLoop loop = new ClosedLoop(aimd(), 200, S).jitter(0.05, 1).timeoutNanos(167 * MS).runRtts(100);
+        long from = loop.now();
+        loop.runRtts(300);
+        // Calls time out from 1.67 × the capacity on: AIMD saws between three quarters of that and that.
+        assertThat(loop.minLimitSince(from)).isGreaterThanOrEqualTo(200);
+        assertThat(loop.maxLimitSince(from)).isLessThanOrEqualTo(340);
+    }
+
+    @Test
+    void ignoresRttsAndCountsOnlyDrops() {
+        ClosedLoop loop = new ClosedLoop(aimd(AdaptiveLimitConfig.custom().maxLimit(400)), 200, S).runRtts(50);
+        long slower = loop.now();
+        loop.serviceNanos(10 * S).runRtts(5);
+        assertThat(loop.minLimitSince(slower)).isEqualTo(400);
+        assertThat(loop.drops()).isZero();
+    }
+
+    @Test
+    void honoursTheMinimumAndTheCeilingAndIgnoresIgnoredCalls() {
+        ClosedLoop capped = new ClosedLoop(aimd(AdaptiveLimitConfig.custom().maxLimit(150)), 1000, S).runRtts(100);
+        assertThat(capped.maxLimitSince(0)).isEqualTo(150);
+        LimitAlgorithm floored = aimd(AdaptiveLimitConfig.custom().minLimit(20));
+        for (int i = 0; i < 100; i++) {
+            floored.onSample(i * 2 * S, S, 20, Outcome.DROPPED);
+            assertThat(floored.getLimit()).isGreaterThanOrEqualTo(20);
+        }
+        assertThat(floored.getLimit()).isEqualTo(20);
+        for (int i = 0; i < 100; i++) {
+            floored.onSample(300 * S + i, S, 20, Outcome.IGNORED);
+        }
+        assertThat(floored.getLimit()).isEqualTo(20);
+        assertThat(floored.getName()).isEqualTo("aimd");
+        assertThat(floored.getEstimates()).isEmpty();
+    }
+}

@@ -1,0 +1,174 @@
+package io.github.loombulkhead.limit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The gradient algorithm in a deterministic closed loop (virtual time, seeded jitter): each test drives one of the
+ * failure modes of the well-known algorithms and checks that this one does not have it.
+ */
+class GradientLimitTest {
+
+    private static final long MS = 1_000_000;
+
+    private static final long S = 100 * MS;
+
+    private static LimitAlgorithm gradient() {
+        return LimitAlgorithm.of(AdaptiveLimitConfig.ofDefaults());
+    }
+
+    private static LimitAlgorithm gradient(AdaptiveLimitConfig.Builder config) {
+        return LimitAlgorithm.of(config.build());
+    }
+
+    @Test
+    void growsLikeSlowStartFromTheInitialLimitUpToTheCeiling() {
+        ClosedLoop loop = new ClosedLoop(gradient(), 100_000, S);
+        assertThat(loop.limit()).isEqualTo(50);
+        int previous = loop.limit();
+        for (int rtt = 1; rtt <= 10; rtt++) {
+            loop.runRtts(1);
+            assertThat(loop.limit()).as("RTT %d", rtt).isGreaterThanOrEqualTo((int) (previous * 1.25));
+            previous = loop.limit();
+        }
+        loop.runRtts(2);
+        assertThat(loop.limit()).isEqualTo(1000);
+        assertThat(loop.drops()).isZero();
+    }
+
+    @Test
+    void settlesJustAboveTheCapacityWithoutSheddingWindows() {
+        ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 1).runRtts(100);
+        long settled = loop.now();
+        loop.runRtts(300);
+        // Unlike Envoy's periodic minRTT measurement at concurrency 3, the limit never dives to re-measure.
+        assertThat(loop.minLimitSince(settled)).isGreaterThanOrEqualTo(180);
+        assertThat(loop.maxLimitSince(settled)).isLessThanOrEqualTo(250);
+        assertThat(loop.meanLimitSince(settled)).isBetween(200.0, 230.0);
+        assertThat(loop.drops()).isZero();
+    }
+
+    @Test
+    void doesNotDriftUpWhenEveryCallTimesOutAtTheSameRtt() {
+        // Netflix Gradient2 climbs to its maximum here: it ignores drops and the RTT looks steady (issue #137).
+        ClosedLoop loop = new ClosedLoop(gradient(AdaptiveLimitConfig.custom().minLimit(5)), 200, S)
+            .timeoutNanos(S / 2)
+            .runRtts(20);
+        long from = loop.now();
+        loop.runRtts(500);
+        assertThat(loop.maxLimitSince(from)).isEqualTo(5);
+        assertThat(loop.successes()).isZero();
+    }
+
+    @Test
+    void neitherDriftsNorCollapsesUnderLongOverload() {
+        ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 2).runRtts(100);
+        long firstHalf = loop.now();
+        loop.runRtts(1000);
+        long secondHalf = loop.now();
+        loop.runRtts(1000);
+        double early = loop.meanLimitBetween(firstHalf, secondHalf);
+        double late = loop.meanLimitSince(secondHalf);
+        assertThat(early).isBetween(200.0, 230.0);
+        assertThat(late).isBetween(200.0, 230.0);
+        assertThat(Math.abs(late - early)).isLessThan(5.0);
+        assertThat(loop.getEstimate("noLoadRttNanos")).isBetween(0.95 * S, 1.05 * S);
+        assertThat(loop.drops()).isZero();
+    }
+
+    @Test
+    void aFewLuckyFastCallsDoNotPoisonTheNoLoadRtt() {
+        // Netflix Vegas takes the single fastest RTT ever as its baseline (issues #37, #165).
+        LimitAlgorithm algorithm = gradient();
+        ClosedLoop loop = new ClosedLoop(algorithm, 200, S).jitter(0.05, 3).runRtts(100);
+        double noLoad = loop.getEstimate("noLoadRttNanos");
+        for (int i = 0; i < 20; i++) {
+            loop.inject(MS, Outcome.SUCCESS);
+        }
+        long from = loop.now();
+        loop.runRtts(50);
+        assertThat(loop.getEstimate("noLoadRttNanos")).isBetween(0.95 * noLoad, 1.05 * noLoad);
+        assertThat(loop.minLimitSince(from)).isGreaterThanOrEqualTo(180);
+    }
+
+    @Test
+    void fallsWithinFewRttsWhenTheCapacityHalvesAndClimbsBackWhenItReturns() {
+        ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 4).runRtts(100);
+        long halved = loop.now();
+        loop.capacity(100).runRtts(100);
+        assertThat(loop.firstTimeAtOrBelow(halved, 125) - halved).isBetween(0L, 6 * S);
+        assertThat(loop.meanLimitSince(halved + 30 * S)).isBetween(100.0, 115.0);
+        long restored = loop.now();
+        loop.capacity(200).runRtts(100);
+        assertThat(loop.firstTimeAtOrAbove(restored, 200) - restored).isBetween(0L, 8 * S);
+        assertThat(loop.meanLimitSince(restored + 30 * S)).isBetween(200.0, 230.0);
+    }
+
+    @Test
+    void fallsOnTimeoutsWhenTheCapacityDropsFarBelowTheLimit() {
+        ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 5).timeoutNanos(167 * MS).runRtts(100);
+        assertThat(loop.drops()).isZero();
+        long quartered = loop.now();
+        loop.capacity(50).runRtts(100);
+        assertThat(loop.drops()).isPositive();
+        assertThat(loop.firstTimeAtOrBelow(quartered, 62) - quartered).isBetween(0L, 15 * S);
+        assertThat(loop.meanLimitSince(quartered + 40 * S)).isBetween(45.0, 60.0);
+    }
+
+    @Test
+    void takesASlowerCalleeAsTheNewNormalInsteadOfCollapsing() {
+        // Three times slower service, same number of workers: the concurrency the callee takes did not change.
+        ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 6).runRtts(100);
+        long slower = loop.now();
+        loop.serviceNanos(3 * S).runRtts(100);
+        assertThat(loop.minLimitSince(slower)).isGreaterThanOrEqualTo(10);
+        assertThat(loop.meanLimitSince(slower + 50 * S)).isBetween(200.0, 230.0);
+        assertThat(loop.getEstimate("noLoadRttNanos")).isBetween(2.85 * S, 3.15 * S);
+    }
+
+    @Test
+    void toleratesABackgroundRateOfFastFailures() {
+        ClosedLoop tolerated = new ClosedLoop(gradient(), 200, S).jitter(0.05, 7).dropEvery(50).runRtts(100);
+        long from = tolerated.now();
+        tolerated.runRtts(100);
+        assertThat(tolerated.meanLimitSince(from)).isBetween(200.0, 230.0);
+        ClosedLoop failing = new ClosedLoop(gradient(), 200, S).jitter(0.05, 7).dropEvery(5).runRtts(100);
+        assertThat(failing.limit()).isLessThan(100);
+    }
+
+    @Test
+    void honoursTheMinimumAndTheCeiling() {
+        ClosedLoop capped = new ClosedLoop(gradient(AdaptiveLimitConfig.custom().maxLimit(150)), 1000, S).runRtts(100);
+        assertThat(capped.maxLimitSince(0)).isEqualTo(150);
+        ClosedLoop floored = new ClosedLoop(gradient(AdaptiveLimitConfig.custom().minLimit(20)), 5, S).jitter(0.05, 8)
+            .timeoutNanos(150 * MS)
+            .runRtts(100);
+        assertThat(floored.minLimitSince(0)).isEqualTo(20);
+    }
+
+    @Test
+    void callsThatStartedBeforeADecreaseChangeNothing() {
+        LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().initialLimit(100));
+        long start = 0;
+        for (int i = 0; i < 20; i++) {
+            algorithm.onSample(start, S, 100, Outcome.DROPPED);
+        }
+        int afterFirstDecrease = algorithm.getLimit();
+        assertThat(afterFirstDecrease).isEqualTo(50);
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(start + i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("stale drops of the same overload").isEqualTo(afterFirstDecrease);
+    }
+
+    @Test
+    void ignoredCallsChangeNothing() {
+        LimitAlgorithm algorithm = gradient();
+        for (int i = 0; i < 1000; i++) {
+            assertThat(algorithm.onSample(i * MS, S, 50, Outcome.IGNORED)).isEqualTo(50);
+        }
+        assertThat(algorithm.getEstimates()).containsEntry("noLoadRttNanos", 0L).containsEntry("knee", 0);
+        assertThat(algorithm.getName()).isEqualTo("gradient");
+    }
+}

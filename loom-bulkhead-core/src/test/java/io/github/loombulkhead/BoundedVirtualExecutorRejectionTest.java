@@ -185,14 +185,18 @@ class BoundedVirtualExecutorRejectionTest {
     void listenersSeeWaitAndRunTimesOfEachTask(Submitters submitters) throws Exception {
         RecordingListener listener = new RecordingListener();
         CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
         try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("timed").maxConcurrentCalls(1).build()) {
             executor.getBulkhead().addListener(listener);
             executor.execute(() -> {
+                running.countDown();
                 awaitUninterruptibly(gate);
                 BoundedVirtualExecutorStressTest.pause(Duration.ofMillis(50).toNanos());
             });
             var queued = submitters.call(() -> executor.submit(() -> "queued"));
             eventually().until(() -> executor.getBulkhead().getWaitingCount() == 1);
+            // The first task's run time counts from when its thread runs, so the pause starts after that.
+            running.await();
             BoundedVirtualExecutorStressTest.pause(Duration.ofMillis(50).toNanos());
             gate.countDown();
             assertThat(queued.result().get(30, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS)).isEqualTo("queued");

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.DropClassifier;
+
 /**
  * An {@link java.util.concurrent.ExecutorService} that runs every task on its own new virtual thread
  * and lets at most {@code maxConcurrentCalls} of them run at once. A task that has to wait sits in
@@ -380,6 +383,10 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         private Boolean fair;
 
+        private AdaptiveLimitConfig adaptive;
+
+        private DropClassifier dropClassifier;
+
         private Bulkhead bulkhead;
 
         private BulkheadRegistry registry;
@@ -416,6 +423,21 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             return this;
         }
 
+        /**
+         * Makes the limit adaptive: {@code adaptive}'s algorithm finds it below {@code maxConcurrentCalls}, which
+         * becomes its ceiling (default: a static limit).
+         */
+        public Builder adaptive(AdaptiveLimitConfig adaptive) {
+            this.adaptive = adaptive;
+            return this;
+        }
+
+        /** Which failed tasks an adaptive limit takes as overload signals (default: timeouts, refused connections). */
+        public Builder dropClassifier(DropClassifier dropClassifier) {
+            this.dropClassifier = dropClassifier;
+            return this;
+        }
+
         /** Starts from an existing config; later builder calls override its values. */
         public Builder config(BulkheadConfig config) {
             Objects.requireNonNull(config, "config must not be null");
@@ -423,6 +445,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             this.queueCapacity = config.getQueueCapacity();
             this.maxWaitDuration = config.getMaxWaitDuration();
             this.fair = config.isFair();
+            this.adaptive = config.getAdaptive();
+            this.dropClassifier = config.getDropClassifier();
             return this;
         }
 
@@ -488,6 +512,10 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             conflict(conflicts, "queueCapacity", this.queueCapacity, registered.getQueueCapacity());
             conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, registered.getMaxWaitDuration());
             conflict(conflicts, "fair", this.fair, registered.isFair());
+            if (this.adaptive != null) {
+                conflicts.add("an adaptive limit, but the registry's configuration has "
+                        + (registered.isAdaptive() ? "its own adaptive limit" : "a static one"));
+            }
             if (!conflicts.isEmpty()) {
                 throw new IllegalArgumentException("Bulkhead '" + this.name + "': the builder sets "
                         + String.join(", ", conflicts) + "; configure the bulkhead in one place, the registry or the "
@@ -514,6 +542,12 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             }
             if (this.fair != null) {
                 config.fair(this.fair);
+            }
+            if (this.adaptive != null) {
+                config.adaptive(this.adaptive);
+            }
+            if (this.dropClassifier != null) {
+                config.dropClassifier(this.dropClassifier);
             }
             return config;
         }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import io.github.loombulkhead.BoundedVirtualExecutor;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 
 /** The code of docs/executor.md. */
 final class ExecutorSnippets {
@@ -57,5 +58,21 @@ final class ExecutorSnippets {
     }
 
     record Shared(BulkheadRegistry registry, BoundedVirtualExecutor executor) {
+    }
+
+    static BoundedVirtualExecutor adaptive() {
+        // tag::adaptive[]
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("callee")
+                .maxConcurrentCalls(400)                  // the ceiling the algorithm never exceeds
+                .adaptive(AdaptiveLimitConfig.custom()
+                        .algorithm(AdaptiveLimitConfig.Algorithm.GRADIENT)
+                        .initialLimit(20)                 // where it starts
+                        .minLimit(5)                      // the lowest it goes
+                        .build())
+                .build();
+        int limitNow = executor.getBulkhead().getLimit(); // follows the algorithm
+        // end::adaptive[]
+        assert limitNow == 20;
+        return executor;
     }
 }

@@ -16,6 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExecutorSnippetsTests {
 
     @Test
+    void theAdaptiveExecutorStartsAtItsInitialLimitUnderItsCeiling() {
+        try (BoundedVirtualExecutor executor = ExecutorSnippets.adaptive()) {
+            assertThat(executor.getBulkhead().isAdaptive()).isTrue();
+            assertThat(executor.getBulkhead().getLimit()).isEqualTo(20);
+            assertThat(executor.getBulkhead().getConfig().getMaxConcurrentCalls()).isEqualTo(400);
+            assertThat(executor.getBulkhead().getLimitAlgorithm().getName()).isEqualTo("gradient");
+        }
+    }
+
+    @Test
     void callAllRunsEveryCallAndAtMostTheLimitAtOnce() throws InterruptedException {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger maxRunning = new AtomicInteger();

@@ -120,7 +120,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             Runnable task = (this.taskDecorator != null)
                     ? Objects.requireNonNull(this.taskDecorator.apply(command), "taskDecorator returned null")
                     : command;
-            if (this.bulkhead.tryAcquirePermission()) {
+            if (this.bulkhead.tryAcquirePermit()) {
                 startHolding(task, command);
             }
             else {
@@ -259,7 +259,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             start(task, command);
         }
         catch (RuntimeException | Error ex) {
-            this.bulkhead.releasePermission();
+            this.bulkhead.releasePermit();
             throw ex;
         }
     }

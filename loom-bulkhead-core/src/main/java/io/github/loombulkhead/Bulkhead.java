@@ -22,15 +22,15 @@ import io.github.loombulkhead.limit.Outcome;
  *
  * <p>Permits are handed out in three ways, all sharing one limit and one queue:
  * <ul>
- * <li>{@link #tryAcquirePermission()}: take a free permit or fail at once;</li>
- * <li>{@link #acquirePermission()}: park the calling thread until a permit is handed to it, at
+ * <li>{@link #tryAcquirePermit()}: take a free permit or fail at once;</li>
+ * <li>{@link #acquirePermit()}: park the calling thread until a permit is handed to it, at
  * most {@code maxWaitDuration}; a timeout is thrown on the caller's own thread;</li>
  * <li>{@link #acquireOrEnqueue(Waiter)}: take a free permit, or leave a {@link Waiter} in the queue
  * that is called back when a permit is handed to it or when it is rejected. The waiter owns no
  * thread, which is how {@link BoundedVirtualExecutor} queues tasks.</li>
  * </ul>
  * Every permit goes back exactly once, through {@link #onComplete} (a call that ran) or
- * {@link #releasePermission()} (one that never did). Shrinking the limit never blocks: it takes
+ * {@link #releasePermit()} (one that never did). Shrinking the limit never blocks: it takes
  * effect as running calls finish.
  */
 public final class Bulkhead {
@@ -65,7 +65,7 @@ public final class Bulkhead {
     }
 
     /** Takes a free permit if one is free and nobody waits; never blocks. */
-    public boolean tryAcquirePermission() {
+    public boolean tryAcquirePermit() {
         if (this.permits.tryAcquire()) {
             this.statistics.permitted(this, 0);
             return true;
@@ -78,8 +78,8 @@ public final class Bulkhead {
      * @throws BulkheadRejectedException when the queue is full, the wait timed out or the thread was
      * interrupted (the interrupt flag is then set again)
      */
-    public void acquirePermission() {
-        if (tryAcquirePermission()) {
+    public void acquirePermit() {
+        if (tryAcquirePermit()) {
             return;
         }
         ParkedWaiter waiter = new ParkedWaiter(this, Thread.currentThread());
@@ -100,7 +100,7 @@ public final class Bulkhead {
     public boolean acquireOrEnqueue(Waiter waiter) {
         Objects.requireNonNull(waiter, "waiter must not be null");
         waiter.claim(this);
-        if (tryAcquirePermission()) {
+        if (tryAcquirePermit()) {
             return true;
         }
         BulkheadConfig current = this.config;
@@ -130,7 +130,7 @@ public final class Bulkhead {
     }
 
     /** Gives a permit back without recording a completed call (the call never ran). */
-    public void releasePermission() {
+    public void releasePermit() {
         this.permits.release();
     }
 

@@ -3,7 +3,7 @@ package io.github.loombulkhead;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A thread parked in {@link Bulkhead#acquirePermission()} until a permit arrives. It times itself
+ * A thread parked in {@link Bulkhead#acquirePermit()} until a permit arrives. It times itself
  * out, so a wait timeout is thrown on the caller's own thread with the caller's stack trace.
  */
 final class ParkedWaiter extends Waiter {

@@ -37,7 +37,7 @@ class AdaptiveBulkheadTest {
         int limit = bulkhead.getLimit();
         long start = System.nanoTime();
         for (int i = 0; i < limit; i++) {
-            assertThat(bulkhead.tryAcquirePermission()).isTrue();
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
         }
         for (int i = 0; i < limit; i++) {
             long rtt = System.nanoTime() - start;

@@ -111,19 +111,19 @@ class BoundedVirtualExecutorOrderTest {
     }
 
     /**
-     * One bulkhead, one queue: threads parked in {@code acquirePermission()} alternate with tasks queued
+     * One bulkhead, one queue: threads parked in {@code acquirePermit()} alternate with tasks queued
      * in an executor on the same bulkhead; returns the order in which they got their permits.
      */
     private List<Integer> sharedArrivalOrder(Bulkhead bulkhead, Submitters callers) throws Exception {
         Queue<Integer> started = new ConcurrentLinkedQueue<>();
         List<Submitters.Started<Object>> parked = new ArrayList<>();
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.of(bulkhead)) {
             for (int i = 0; i < 12; i++) {
                 int arrival = i;
                 if (i % 2 == 0) {
                     parked.add(callers.call(() -> {
-                        bulkhead.acquirePermission();
+                        bulkhead.acquirePermit();
                         try {
                             started.add(arrival);
                         }

@@ -71,8 +71,8 @@ class BulkheadRegistryTest {
         Bulkhead after = registry.bulkhead("after", SMALL);
         registry.bulkhead("after");
         assertThat(seen).containsExactly("before", "after");
-        before.tryAcquirePermission();
-        after.tryAcquirePermission();
+        before.tryAcquirePermit();
+        after.tryAcquirePermit();
         assertThat(listener.events).extracting(RecordingListener.Event::bulkhead).containsExactly("before", "after");
     }
 
@@ -160,7 +160,7 @@ class BulkheadRegistryTest {
             assertThat(creator.join(Submitters.JOIN_TIMEOUT)).isTrue();
             assertThat(registrar.join(Submitters.JOIN_TIMEOUT)).isTrue();
             for (Bulkhead bulkhead : registry.getAllBulkheads()) {
-                assertThat(bulkhead.tryAcquirePermission()).isTrue();
+                assertThat(bulkhead.tryAcquirePermit()).isTrue();
                 long listeners = count(attached, bulkhead.getName());
                 long callbacks = count(announced, bulkhead.getName());
                 if (listeners != 1 || callbacks != 1) {

@@ -30,8 +30,8 @@ class BulkheadTest {
     @Test
     void tryAcquireTakesFreePermits() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
-        assertThat(bulkhead.tryAcquirePermission()).isTrue();
-        assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
         assertThat(bulkhead.getActiveCount()).isEqualTo(2);
         assertThat(bulkhead.getAvailablePermits()).isZero();
         assertThat(bulkhead.getPermittedCount()).isEqualTo(2);
@@ -40,17 +40,17 @@ class BulkheadTest {
     @Test
     void tryAcquireWithoutAFreePermitFailsWithoutCountingARejection() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(1));
-        bulkhead.tryAcquirePermission();
-        assertThat(bulkhead.tryAcquirePermission()).isFalse();
+        bulkhead.tryAcquirePermit();
+        assertThat(bulkhead.tryAcquirePermit()).isFalse();
         assertThat(bulkhead.getActiveCount()).isEqualTo(1);
         assertThat(bulkhead.getRejectedCount()).isZero();
     }
 
     @Test
-    void releasePermissionGivesThePermitBackWithoutCountingACompletedCall() {
+    void releasePermitGivesThePermitBackWithoutCountingACompletedCall() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
-        bulkhead.tryAcquirePermission();
-        bulkhead.releasePermission();
+        bulkhead.tryAcquirePermit();
+        bulkhead.releasePermit();
         assertThat(bulkhead.getActiveCount()).isZero();
         assertThat(bulkhead.getAvailablePermits()).isEqualTo(2);
         assertThat(bulkhead.getCompletedCount()).isZero();
@@ -59,7 +59,7 @@ class BulkheadTest {
     @Test
     void onCompleteGivesThePermitBackAndCountsACompletedCall() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
-        bulkhead.tryAcquirePermission();
+        bulkhead.tryAcquirePermit();
         bulkhead.onComplete(1_000);
         assertThat(bulkhead.getActiveCount()).isZero();
         assertThat(bulkhead.getAvailablePermits()).isEqualTo(2);
@@ -71,10 +71,10 @@ class BulkheadTest {
         RecordingListener listener = new RecordingListener();
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
         bulkhead.addListener(listener);
-        bulkhead.tryAcquirePermission();
-        bulkhead.tryAcquirePermission();
-        bulkhead.tryAcquirePermission();
-        bulkhead.releasePermission();
+        bulkhead.tryAcquirePermit();
+        bulkhead.tryAcquirePermit();
+        bulkhead.tryAcquirePermit();
+        bulkhead.releasePermit();
         bulkhead.onComplete(1_000);
         assertThat(listener.permitted.sum()).isEqualTo(2);
         assertThat(listener.completed.sum()).isEqualTo(1);
@@ -84,9 +84,9 @@ class BulkheadTest {
     @Test
     void releasingMorePermitsThanAcquiredIsRefusedNamingTheBulkhead() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
-        bulkhead.tryAcquirePermission();
+        bulkhead.tryAcquirePermit();
         bulkhead.onComplete(0);
-        assertThatIllegalStateException().isThrownBy(bulkhead::releasePermission)
+        assertThatIllegalStateException().isThrownBy(bulkhead::releasePermit)
             .withMessageContaining("'try'")
             .withMessageContaining("more permits released than acquired");
         assertThat(bulkhead.getActiveCount()).isZero();
@@ -96,27 +96,27 @@ class BulkheadTest {
     @Test
     void toStringNamesTheBulkheadItsLimitAndWhatItHolds() {
         Bulkhead bulkhead = bulkhead("try", BulkheadConfig.custom().maxConcurrentCalls(2));
-        bulkhead.tryAcquirePermission();
+        bulkhead.tryAcquirePermit();
         assertThat(bulkhead).hasToString("Bulkhead[try, limit=2, active=1, waiting=0]");
     }
 
     @ParameterizedTest
     @EnumSource(Submitters.class)
-    void acquirePermissionParksUntilAPermitIsHandedOver(Submitters callers) throws Exception {
+    void acquirePermitParksUntilAPermitIsHandedOver(Submitters callers) throws Exception {
         RecordingListener listener = new RecordingListener();
         Bulkhead bulkhead = bulkhead("park", BulkheadConfig.custom().maxConcurrentCalls(1));
         bulkhead.addListener(listener);
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Submitters.Started<Long> caller = callers.call(() -> {
             long start = System.nanoTime();
-            bulkhead.acquirePermission();
+            bulkhead.acquirePermit();
             return System.nanoTime() - start;
         });
         eventually().until(() -> bulkhead.getWaitingCount() == 1 && isParked(caller.thread()));
         // Lets 50 ms pass on purpose: the reported wait must cover them.
         eventually().during(Duration.ofMillis(50)).until(() -> !caller.result().isDone());
         bulkhead.onComplete(0);
-        assertThat(bulkhead.tryAcquirePermission()).as("the permit went to the waiter, not to a newcomer").isFalse();
+        assertThat(bulkhead.tryAcquirePermit()).as("the permit went to the waiter, not to a newcomer").isFalse();
         long waited = caller.result().get(30, TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(waited)).isGreaterThanOrEqualTo(Duration.ofMillis(50));
         assertThat(bulkhead.getActiveCount()).isEqualTo(1);
@@ -131,12 +131,12 @@ class BulkheadTest {
 
     @ParameterizedTest
     @EnumSource(Submitters.class)
-    void acquirePermissionTimesOutWithinTheMaxWait(Submitters callers) throws Exception {
+    void acquirePermitTimesOutWithinTheMaxWait(Submitters callers) throws Exception {
         Duration maxWait = Duration.ofMillis(200);
         RecordingListener listener = new RecordingListener();
         Bulkhead bulkhead = bulkhead("timeout", BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(maxWait));
         bulkhead.addListener(listener);
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Submitters.Started<Outcome> caller = callers.call(() -> attempt(bulkhead));
         Outcome outcome = caller.result().get(30, TimeUnit.SECONDS);
         assertThat(outcome.elapsed()).isGreaterThanOrEqualTo(maxWait).isLessThan(maxWait.plus(TOLERANCE));
@@ -158,7 +158,7 @@ class BulkheadTest {
     @EnumSource(Submitters.class)
     void interruptWhileWaitingRejectsWithInterruptedAndKeepsTheFlag(Submitters callers) throws Exception {
         Bulkhead bulkhead = bulkhead("interrupt", BulkheadConfig.custom().maxConcurrentCalls(1));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Submitters.Started<Outcome> caller = callers.call(() -> attempt(bulkhead));
         eventually().until(() -> bulkhead.getWaitingCount() == 1 && isParked(caller.thread()));
         caller.thread().interrupt();
@@ -177,7 +177,7 @@ class BulkheadTest {
     @EnumSource(Submitters.class)
     void interruptedCallerIsRejectedAtOnceWhenItWouldHaveToWait(Submitters callers) throws Exception {
         Bulkhead bulkhead = bulkhead("pre-interrupted", BulkheadConfig.custom().maxConcurrentCalls(1));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Outcome outcome = callers.call(() -> {
             Thread.currentThread().interrupt();
             return attempt(bulkhead);
@@ -206,7 +206,7 @@ class BulkheadTest {
     @EnumSource(Submitters.class)
     void fullQueueRejectsParkingCallersAtOnce(Submitters callers) throws Exception {
         Bulkhead bulkhead = bulkhead("sync-full", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(1));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Submitters.Started<Outcome> waiter = callers.call(() -> attempt(bulkhead));
         eventually().until(() -> bulkhead.getWaitingCount() == 1);
         Outcome outcome = callers.call(() -> attempt(bulkhead)).result().get(30, TimeUnit.SECONDS);
@@ -225,12 +225,12 @@ class BulkheadTest {
     void parkedVirtualThreadsDoNotHoldOnToCarriers() throws Exception {
         int callers = 2_000;
         Bulkhead bulkhead = bulkhead("unpinned", BulkheadConfig.custom().maxConcurrentCalls(1));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         AtomicInteger done = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < callers; i++) {
             threads.add(Thread.ofVirtual().start(() -> {
-                bulkhead.acquirePermission();
+                bulkhead.acquirePermit();
                 done.incrementAndGet();
                 bulkhead.onComplete(0);
             }));
@@ -252,7 +252,7 @@ class BulkheadTest {
     @EnumSource(Submitters.class)
     void shorterMaxWaitAppliesToCallersAlreadyWaiting(Submitters callers) throws Exception {
         Bulkhead bulkhead = bulkhead("rewait", BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ofHours(1)));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Submitters.Started<Outcome> caller = callers.call(() -> attempt(bulkhead));
         eventually().until(() -> bulkhead.getWaitingCount() == 1);
         bulkhead.changeMaxWaitDuration(Duration.ofMillis(100));
@@ -268,7 +268,7 @@ class BulkheadTest {
     @EnumSource(Submitters.class)
     void longerMaxWaitAppliesToCallersAlreadyWaiting(Submitters callers) throws Exception {
         Bulkhead bulkhead = bulkhead("longer", BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ofMillis(200)));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Submitters.Started<Outcome> caller = callers.call(() -> attempt(bulkhead));
         eventually().until(() -> bulkhead.getWaitingCount() == 1);
         RecordingWaiter waiter = new RecordingWaiter();
@@ -296,13 +296,13 @@ class BulkheadTest {
         assertThat(bulkhead.getActiveCount()).isEqualTo(1);
         bulkhead.onComplete(0);
         assertThat(immediate.events).isEmpty();
-        assertThat(bulkhead.tryAcquirePermission()).as("fast path still works").isTrue();
+        assertThat(bulkhead.tryAcquirePermit()).as("fast path still works").isTrue();
     }
 
     @Test
     void queuedWaiterGetsExactlyOneCallbackUnlessWithdrawn() {
         Bulkhead bulkhead = bulkhead("waiters", BulkheadConfig.custom().maxConcurrentCalls(1));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         RecordingWaiter withdrawn = new RecordingWaiter();
         RecordingWaiter granted = new RecordingWaiter();
         assertThat(bulkhead.acquireOrEnqueue(withdrawn)).isFalse();
@@ -325,7 +325,7 @@ class BulkheadTest {
     @Test
     void queuedWaiterThatWaitsTooLongIsRejectedOnce() {
         Bulkhead bulkhead = bulkhead("expiry", BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ofMillis(50)));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         RecordingWaiter waiter = new RecordingWaiter();
         assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
         eventually().until(() -> !waiter.events.isEmpty());
@@ -339,7 +339,7 @@ class BulkheadTest {
     @Test
     void withdrawAllTakesMatchingWaitersInQueueOrder() {
         Bulkhead bulkhead = bulkhead("withdraw-all", BulkheadConfig.custom().maxConcurrentCalls(1));
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         List<RecordingWaiter> waiters = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             RecordingWaiter waiter = new RecordingWaiter();
@@ -359,7 +359,7 @@ class BulkheadTest {
     @Test
     void aLargerLimitIsReportedBeforeAnyoneCanUseTheNewPermits() {
         Bulkhead bulkhead = bulkhead("growing", BulkheadConfig.custom().maxConcurrentCalls(1));
-        assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
         RecordingWaiter waiter = new RecordingWaiter();
         assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
         List<String> seenByListener = new ArrayList<>();
@@ -367,7 +367,7 @@ class BulkheadTest {
             @Override
             public void onLimitChanged(Bulkhead changed, int oldLimit, int newLimit) {
                 // What a connection pool sized from the limit must see: nobody holds a new permit yet.
-                seenByListener.add(oldLimit + " -> " + newLimit + ": free " + changed.tryAcquirePermission()
+                seenByListener.add(oldLimit + " -> " + newLimit + ": free " + changed.tryAcquirePermit()
                         + ", waiter " + waiter.events);
             }
         });
@@ -377,7 +377,7 @@ class BulkheadTest {
         assertThat(seenByListener).containsExactly("1 -> 3: free false, waiter []");
         assertThat(waiter.events).containsExactly("permit");
         assertThat(bulkhead.getActiveCount()).isEqualTo(2);
-        assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
         bulkhead.changeLimit(1);
         assertThat(seenByListener).containsExactly("1 -> 3: free false, waiter []", "3 -> 1: free false, waiter [permit]");
     }
@@ -400,7 +400,7 @@ class BulkheadTest {
         bulkhead.addListener(listener);
         bulkhead.removeListener(listener);
         bulkhead.changeLimit(4);
-        bulkhead.tryAcquirePermission();
+        bulkhead.tryAcquirePermit();
         assertThat(listener.events).isEmpty();
     }
 
@@ -416,7 +416,7 @@ class BulkheadTest {
     void permitsReleasedWhileOverTheLoweredLimitAreNotHandedOn() throws Exception {
         Bulkhead bulkhead = bulkhead("over", BulkheadConfig.custom().maxConcurrentCalls(3));
         for (int i = 0; i < 3; i++) {
-            bulkhead.acquirePermission();
+            bulkhead.acquirePermit();
         }
         RecordingWaiter waiter = new RecordingWaiter();
         assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
@@ -450,11 +450,11 @@ class BulkheadTest {
         return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
     }
 
-    /** Calls {@code acquirePermission()} and reports how it ended, releasing a permit it got. */
+    /** Calls {@code acquirePermit()} and reports how it ended, releasing a permit it got. */
     private static Outcome attempt(Bulkhead bulkhead) {
         long start = System.nanoTime();
         try {
-            bulkhead.acquirePermission();
+            bulkhead.acquirePermit();
             return new Outcome(null, Duration.ofNanos(System.nanoTime() - start), Thread.currentThread().isInterrupted());
         }
         catch (BulkheadRejectedException ex) {

@@ -69,7 +69,7 @@ class HandOffHardeningTest {
     void expiredWaitersAreToldOffTheTimerThread() {
         Bulkhead bulkhead = new Bulkhead("told", BulkheadConfig.custom().maxConcurrentCalls(1)
             .maxWaitDuration(Duration.ofMillis(20)).build());
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         AtomicReference<Thread> toldOn = new AtomicReference<>();
         bulkhead.acquireOrEnqueue(new Waiter() {
             @Override
@@ -128,7 +128,7 @@ class HandOffHardeningTest {
     void withdrawIgnoresWaitersOfOtherBulkheads() {
         Bulkhead mine = new Bulkhead("mine", BulkheadConfig.custom().maxConcurrentCalls(1).build());
         Bulkhead other = new Bulkhead("other", BulkheadConfig.custom().maxConcurrentCalls(1).build());
-        mine.acquirePermission();
+        mine.acquirePermit();
         Recording waiter = new Recording();
         assertThat(mine.acquireOrEnqueue(waiter)).isFalse();
 
@@ -142,7 +142,7 @@ class HandOffHardeningTest {
     @Test
     void aWaiterCanBeOfferedOnlyOnce() {
         Bulkhead bulkhead = new Bulkhead("once", BulkheadConfig.custom().maxConcurrentCalls(1).build());
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Recording waiter = new Recording();
         assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
 
@@ -178,7 +178,7 @@ class HandOffHardeningTest {
                 throw new OutOfMemoryError("listener bug");
             }
         });
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Recording waiter = new Recording();
         assertThat(bulkhead.acquireOrEnqueue(waiter)).isFalse();
 
@@ -188,17 +188,17 @@ class HandOffHardeningTest {
         assertThat(bulkhead.getActiveCount()).isEqualTo(1);
         bulkhead.onComplete(0);
         assertThat(bulkhead.getActiveCount()).isZero();
-        assertThat(bulkhead.tryAcquirePermission()).isTrue();
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
     }
 
     @Test
     void aSynchronousWaitTimeoutCarriesTheCallersStackTrace() {
         Bulkhead bulkhead = new Bulkhead("stack", BulkheadConfig.custom().maxConcurrentCalls(1)
             .maxWaitDuration(Duration.ofMillis(30)).build());
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
 
         BulkheadRejectedException rejection = catchThrowableOfType(BulkheadRejectedException.class,
-                bulkhead::acquirePermission);
+                bulkhead::acquirePermit);
 
         assertThat(rejection.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT);
         assertThat(rejection.getStackTrace()).anySatisfy((frame) -> assertThat(frame.getMethodName())

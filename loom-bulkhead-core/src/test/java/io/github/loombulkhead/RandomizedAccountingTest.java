@@ -562,13 +562,13 @@ class RandomizedAccountingTest {
             long holdNanos = random.nextLong(1_000_000);
             long start = System.nanoTime();
             if (nonBlocking) {
-                if (!bulkhead.tryAcquirePermission()) {
+                if (!bulkhead.tryAcquirePermit()) {
                     return;
                 }
             }
             else {
                 try {
-                    bulkhead.acquirePermission();
+                    bulkhead.acquirePermit();
                 }
                 catch (BulkheadRejectedException ex) {
                     this.rejected.get(ex.getReason()).incrementAndGet();

@@ -76,11 +76,11 @@ class ThrowingListenerTest {
                 throw new IllegalStateException("boom");
             }
         });
-        assertThat(bulkhead.tryAcquirePermission()).isTrue();
-        assertThatThrownBy(bulkhead::acquirePermission).isInstanceOfSatisfying(BulkheadRejectedException.class,
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
+        assertThatThrownBy(bulkhead::acquirePermit).isInstanceOfSatisfying(BulkheadRejectedException.class,
                 (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
         assertThat(bulkhead.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
-        bulkhead.releasePermission();
+        bulkhead.releasePermit();
         assertThat(bulkhead.getAvailablePermits()).isEqualTo(1);
     }
 }

@@ -61,7 +61,7 @@ final class AsyncBulkheadCall extends Waiter {
                 call.startThread();
             }
             catch (Throwable ex) {
-                bulkhead.releasePermission();
+                bulkhead.releasePermit();
                 call.result.completeExceptionally(ex);
             }
         }
@@ -115,7 +115,7 @@ final class AsyncBulkheadCall extends Waiter {
     /** Runs the method holding a permit; the permit goes back once the returned stage completes. */
     private void run(MethodInvocation invocation) {
         if (this.result.isDone()) {
-            this.bulkhead.releasePermission();
+            this.bulkhead.releasePermit();
             return;
         }
         long start = System.nanoTime();

@@ -38,7 +38,7 @@ final class BodyStreamCall {
     }
 
     static Object invoke(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Permit permit = new Permit(bulkhead);
         Object result;
         try {

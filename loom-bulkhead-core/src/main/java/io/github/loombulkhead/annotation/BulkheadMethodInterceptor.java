@@ -80,7 +80,7 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
     }
 
     private static Object invokeBlocking(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         long start = System.nanoTime();
         int inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
         Throwable failure = null;

@@ -83,7 +83,7 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
             // The calling task holds this bulkhead's permit already: one permit per call chain.
             return execution.execute(request, body);
         }
-        bulkhead.acquirePermission();
+        bulkhead.acquirePermit();
         Permit permit = new Permit(bulkhead);
         ClientHttpResponse response;
         try {

@@ -106,13 +106,13 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
 
     @Override
     public boolean tryAcquirePermission() {
-        return this.delegate.tryAcquirePermission();
+        return this.delegate.tryAcquirePermit();
     }
 
     @Override
     public void acquirePermission() {
         try {
-            this.delegate.acquirePermission();
+            this.delegate.acquirePermit();
         }
         catch (BulkheadRejectedException ex) {
             if (ex.getReason() == RejectionReason.INTERRUPTED) {
@@ -124,7 +124,7 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
 
     @Override
     public void releasePermission() {
-        this.delegate.releasePermission();
+        this.delegate.releasePermit();
     }
 
     /** Releases the permit; the call's duration is not known through this interface, so it is recorded as 0. */

@@ -42,8 +42,8 @@ class Resilience4jBulkheadAdapterTest {
 
     @Test
     void fullBulkheadSurfacesAsResilience4jBulkheadFullExceptionAfterTheLoomWait() {
-        this.loom.tryAcquirePermission();
-        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
         assertThatThrownBy(this.adapter::acquirePermission).isInstanceOf(BulkheadFullException.class)
             .hasMessageContaining("callee");
         assertThat(this.loom.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(1);
@@ -55,8 +55,8 @@ class Resilience4jBulkheadAdapterTest {
     @Test
     void interruptedWaitKeepsTheFlagAndNamesTheReason() throws Exception {
         this.loom.changeMaxWaitDuration(Duration.ofMinutes(1));
-        this.loom.tryAcquirePermission();
-        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         CountDownLatch flagSeen = new CountDownLatch(1);
         Thread waiter = Thread.ofVirtual().start(() -> {
@@ -81,8 +81,8 @@ class Resilience4jBulkheadAdapterTest {
 
     @Test
     void changeConfigAppliesLimitAndMaxWaitWithoutBlocking() {
-        this.loom.tryAcquirePermission();
-        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
         this.adapter.changeConfig(io.github.resilience4j.bulkhead.BulkheadConfig.custom()
             .maxConcurrentCalls(1)
             .maxWaitDuration(Duration.ofSeconds(3))
@@ -101,8 +101,8 @@ class Resilience4jBulkheadAdapterTest {
             .onCallRejected((event) -> events.add(event.getEventType()))
             .onCallFinished((event) -> events.add(event.getEventType()));
         this.adapter.executeSupplier(() -> "ok");
-        this.loom.tryAcquirePermission();
-        this.loom.tryAcquirePermission();
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
         assertThatThrownBy(() -> this.adapter.executeSupplier(() -> "never")).isInstanceOf(BulkheadFullException.class);
         assertThat(events).containsExactly(BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_FINISHED,
                 BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_PERMITTED, BulkheadEvent.Type.CALL_REJECTED);

@@ -41,7 +41,7 @@ public final class FairnessUnderOverload {
     /** The limiters compared. */
     public enum Alternative {
 
-        /** loom-bulkhead, fair (FIFO, the default): {@code acquirePermission()} / {@code onComplete}. */
+        /** loom-bulkhead, fair (FIFO, the default): {@code acquirePermit()} / {@code onComplete}. */
         loomFair,
 
         /** loom-bulkhead, non-fair: a released permit goes to the newest waiter. */
@@ -175,7 +175,7 @@ public final class FairnessUnderOverload {
 
         @Override
         public void acquire() {
-            this.bulkhead.acquirePermission();
+            this.bulkhead.acquirePermit();
         }
 
         @Override

@@ -61,20 +61,20 @@ public class UncontendedOverheadBenchmark {
         return acquired;
     }
 
-    /** {@code Bulkhead.tryAcquirePermission()} + {@code releasePermission()}. */
+    /** {@code Bulkhead.tryAcquirePermit()} + {@code releasePermit()}. */
     @Benchmark
     public boolean loomTryAcquireRelease() {
-        boolean acquired = this.loom.tryAcquirePermission();
+        boolean acquired = this.loom.tryAcquirePermit();
         if (acquired) {
-            this.loom.releasePermission();
+            this.loom.releasePermit();
         }
         return acquired;
     }
 
-    /** {@code tryAcquirePermission()} + {@code onComplete(executionNanos)}: the engine alone, no clock read. */
+    /** {@code tryAcquirePermit()} + {@code onComplete(executionNanos)}: the engine alone, no clock read. */
     @Benchmark
     public boolean loomTryAcquireOnComplete() {
-        boolean acquired = this.loom.tryAcquirePermission();
+        boolean acquired = this.loom.tryAcquirePermit();
         if (acquired) {
             this.loom.onComplete(1L);
         }
@@ -85,18 +85,18 @@ public class UncontendedOverheadBenchmark {
     @Benchmark
     public boolean loomTimedTryAcquireOnComplete() {
         long start = System.nanoTime();
-        boolean acquired = this.loom.tryAcquirePermission();
+        boolean acquired = this.loom.tryAcquirePermit();
         if (acquired) {
             this.loom.onComplete(System.nanoTime() - start);
         }
         return acquired;
     }
 
-    /** The blocking entry ({@code acquirePermission()}) when a permit is free, + {@code onComplete}, timed. */
+    /** The blocking entry ({@code acquirePermit()}) when a permit is free, + {@code onComplete}, timed. */
     @Benchmark
     public boolean loomTimedAcquireOnComplete() {
         long start = System.nanoTime();
-        this.loom.acquirePermission();
+        this.loom.acquirePermit();
         this.loom.onComplete(System.nanoTime() - start);
         return true;
     }

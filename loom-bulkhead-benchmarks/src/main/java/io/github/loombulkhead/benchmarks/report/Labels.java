@@ -17,10 +17,10 @@ final class Labels {
 
     static final Map<String, String> OVERHEAD = ordered(
             "semaphoreBaseline", "`Semaphore.tryAcquire()` + `release()` **(baseline)**",
-            "loomTryAcquireRelease", "**loom** `tryAcquirePermission()` + `releasePermission()`",
-            "loomTryAcquireOnComplete", "**loom** `tryAcquirePermission()` + `onComplete(n)`",
-            "loomTimedTryAcquireOnComplete", "**loom** `tryAcquirePermission()` + `onComplete(n)`, timed (2× `nanoTime`)",
-            "loomTimedAcquireOnComplete", "**loom** `acquirePermission()` + `onComplete(n)`, timed",
+            "loomTryAcquireRelease", "**loom** `tryAcquirePermit()` + `releasePermit()`",
+            "loomTryAcquireOnComplete", "**loom** `tryAcquirePermit()` + `onComplete(n)`",
+            "loomTimedTryAcquireOnComplete", "**loom** `tryAcquirePermit()` + `onComplete(n)`, timed (2× `nanoTime`)",
+            "loomTimedAcquireOnComplete", "**loom** `acquirePermit()` + `onComplete(n)`, timed",
             "loomAnnotation", "**loom** `@Bulkhead` method (Spring proxy)",
             "loomHttpInterceptor", "**loom** `BulkheadClientHttpRequestInterceptor`, no I/O",
             "resilience4jTryAcquireOnComplete", "resilience4j `tryAcquirePermission()` + `onComplete()`",

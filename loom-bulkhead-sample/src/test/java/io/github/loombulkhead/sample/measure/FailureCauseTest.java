@@ -97,8 +97,8 @@ class FailureCauseTest {
     @Test
     void refusalsByBulkheadsAndExecutorsAreRejections() {
         Bulkhead full = new Bulkhead("full", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build());
-        assertThat(full.tryAcquirePermission()).isTrue();
-        Throwable loom = catchThrowable(full::acquirePermission);
+        assertThat(full.tryAcquirePermit()).isTrue();
+        Throwable loom = catchThrowable(full::acquirePermit);
         assertThat(loom).isInstanceOf(BulkheadRejectedException.class);
         assertThat(FailureCause.of(new CompletionException(loom))).isEqualTo(FailureCause.REJECTED);
         io.github.resilience4j.bulkhead.Bulkhead r4j = io.github.resilience4j.bulkhead.Bulkhead.of("r4j",

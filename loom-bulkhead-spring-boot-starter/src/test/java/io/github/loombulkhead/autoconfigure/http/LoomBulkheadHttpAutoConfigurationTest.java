@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /** Bulkheads per HTTP service group and per host from properties alone, over a real server and HttpClient 5. */
 @ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
-class LoomBulkheadHttpAutoConfigurationTests {
+class LoomBulkheadHttpAutoConfigurationTest {
 
     private LoopbackServer callee;
 

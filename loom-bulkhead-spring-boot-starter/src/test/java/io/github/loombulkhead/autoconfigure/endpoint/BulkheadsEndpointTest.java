@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** The {@code bulkheads} endpoint's operations, without a web layer. */
-class BulkheadsEndpointTests {
+class BulkheadsEndpointTest {
 
     private final BulkheadRegistry registry = BulkheadRegistry.builder()
         .config("callee", BulkheadConfig.custom().maxConcurrentCalls(3).maxWaitDuration(Duration.ofSeconds(5)).build())
@@ -37,7 +37,7 @@ class BulkheadsEndpointTests {
     void readsEveryBulkheadWithConfigAndState() {
         Bulkhead callee = this.registry.bulkhead("callee");
         this.registry.bulkhead("another");
-        callee.acquirePermission();
+        callee.acquirePermit();
         assertThat(this.endpoint.bulkheads().bulkheads()).containsOnlyKeys("another", "callee");
         BulkheadDescriptor descriptor = this.endpoint.bulkheads().bulkheads().get("callee");
         assertThat(descriptor.limit()).isEqualTo(3);
@@ -49,7 +49,7 @@ class BulkheadsEndpointTests {
         assertThat(descriptor.config().queueCapacity()).isEqualTo(10_000);
         assertThat(descriptor.rejectedByReason()).containsOnlyKeys("queue-full", "wait-timed-out", "shut-down",
                 "interrupted");
-        callee.releasePermission();
+        callee.releasePermit();
     }
 
     @Test
@@ -81,7 +81,7 @@ class BulkheadsEndpointTests {
     @Test
     void readsAnAdaptiveBulkheadWithItsAlgorithmLimitAndCeiling() {
         Bulkhead gradual = this.registry.bulkhead("gradual");
-        gradual.acquirePermission();
+        gradual.acquirePermit();
         gradual.onComplete(1_000_000, 2_000_000, 1, Outcome.SUCCESS);
         BulkheadDescriptor descriptor = this.endpoint.bulkheads().bulkheads().get("gradual");
         assertThat(descriptor.adaptive()).isTrue();

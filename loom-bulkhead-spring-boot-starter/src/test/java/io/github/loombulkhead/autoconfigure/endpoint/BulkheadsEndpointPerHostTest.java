@@ -25,14 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A per-host bulkhead, whose name holds slashes ({@code out:http://127.0.0.1:<port>}), is read and changed through
  * {@code /actuator/bulkheads/<name>} with the name written as is, over a real server.
  */
-@SpringBootTest(classes = BulkheadsEndpointPerHostTests.TestApplication.class,
+@SpringBootTest(classes = BulkheadsEndpointPerHostTest.TestApplication.class,
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "loom.bulkhead.http.per-host.enabled=true",
                 "loom.bulkhead.http.per-host.name-prefix=out:",
                 "loom.bulkhead.http.per-host.template.max-concurrent-calls=4",
                 "management.endpoints.web.exposure.include=bulkheads",
                 "management.endpoint.bulkheads.access=unrestricted" })
-class BulkheadsEndpointPerHostTests {
+class BulkheadsEndpointPerHostTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 

@@ -20,7 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every integration switches off cleanly when its library is missing; the core wiring still starts. */
-class OptionalDependenciesTests {
+class OptionalDependenciesTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The starter sees the bulkhead names that the advice uses, by the same rules. */
-class AnnotatedBulkheadsTests {
+class AnnotatedBulkheadsTest {
 
     @Test
     void aTypeNameThatEveryMethodOverridesIsNotInUse() {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * comment lines. A renamed method then breaks the build in the example, and this test until the page shows
  * the new code. To copy changed sources into the pages, run this test with {@code -Dsnippets.update=true}.
  */
-class DocsSnippetsTests {
+class DocsSnippetsTest {
 
     private static final Path EXAMPLES = Markdown.ROOT.resolve("loom-bulkhead-examples");
 

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link LoomBulkheadProperties}: every key with its type, default and description, and the keys of each
  * map entry ({@code <name>}, {@code <group>}) against the fields of the entry type.
  */
-class ConfigurationDocsTests {
+class ConfigurationDocsTest {
 
     private static final Path METADATA = Path.of("target/classes/META-INF/spring-configuration-metadata.json");
 

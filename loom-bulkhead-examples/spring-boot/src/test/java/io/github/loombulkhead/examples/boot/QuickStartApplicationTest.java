@@ -27,10 +27,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The README's Spring Boot quick start as a user builds it: this module has exactly the README's dependencies,
  * {@link CalleeClient}, {@link Application} and {@code application.yml} are the README's code and configuration
- * (checked by {@code DocsSnippetsTests}), and the application runs with a real web server against a loopback
+ * (checked by {@code DocsSnippetsTest}), and the application runs with a real web server against a loopback
  * callee; only the callee's base URL and the server port differ.
  */
-class QuickStartApplicationTests {
+class QuickStartApplicationTest {
 
     private static final int CALLS = 150;
 

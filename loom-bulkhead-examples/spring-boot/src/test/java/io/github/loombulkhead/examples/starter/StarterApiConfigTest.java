@@ -13,7 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs the starter API code of docs/configuration.md in a context with the starter's auto-configuration. */
-class StarterApiConfigTests {
+class StarterApiConfigTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class))

@@ -21,7 +21,7 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** With {@code management.endpoint.bulkheads.access=unrestricted}, writes change limits; invalid ones change nothing. */
-@SpringBootTest(classes = BulkheadsEndpointWriteAccessTests.TestApplication.class,
+@SpringBootTest(classes = BulkheadsEndpointWriteAccessTest.TestApplication.class,
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "loom.bulkhead.instances.y.max-concurrent-calls=5",
                 "loom.bulkhead.instances.y.max-wait-duration=10s", "loom.bulkhead.instances.z.max-concurrent-calls=100",
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "management.endpoint.bulkheads.access=unrestricted",
                 // Spring Boot hides error messages by default; the reason is in the message when shown.
                 "spring.web.error.include-message=always" })
-class BulkheadsEndpointWriteAccessTests {
+class BulkheadsEndpointWriteAccessTest {
 
     @Autowired
     private BulkheadRegistry registry;

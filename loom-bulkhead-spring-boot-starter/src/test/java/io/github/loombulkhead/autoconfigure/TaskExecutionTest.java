@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 
 /** {@code loom.bulkhead.task-execution.*}: a bounded, measured {@code applicationTaskExecutor} for {@code @Async}. */
 @ExtendWith(OutputCaptureExtension.class)
-class TaskExecutionTests {
+class TaskExecutionTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class, TaskExecutionAutoConfiguration.class))

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
  * Runs the README's plain-Java quick start, built with exactly the dependencies the README lists for plain
  * Java, against a real loopback callee.
  */
-class PlainJavaQuickStartTests {
+class PlainJavaQuickStartTest {
 
     @RegisterExtension
     final GatedCallee callee = new GatedCallee();

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * class path while the starter is inactive: the starter adds nothing and does not claim the calls are unbounded.
  */
 @ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
-class InactiveStarterWithOwnRegistryTests {
+class InactiveStarterWithOwnRegistryTest {
 
     private LoopbackServer callee;
 

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /** Binding of {@code loom.bulkhead.*.adaptive.*} to the adaptive limit and drop classifier of each bulkhead. */
-class AdaptiveLimitPropertiesTests {
+class AdaptiveLimitPropertiesTest {
 
     private static final Path METADATA = Path.of("target/classes/META-INF/spring-configuration-metadata.json");
 

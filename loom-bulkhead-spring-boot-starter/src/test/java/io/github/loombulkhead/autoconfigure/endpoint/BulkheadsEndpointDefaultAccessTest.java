@@ -16,11 +16,11 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Exposed but not granted write access, the {@code bulkheads} endpoint reads and refuses every change. */
-@SpringBootTest(classes = BulkheadsEndpointDefaultAccessTests.TestApplication.class,
+@SpringBootTest(classes = BulkheadsEndpointDefaultAccessTest.TestApplication.class,
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "loom.bulkhead.instances.z.max-concurrent-calls=4",
                 "management.endpoints.web.exposure.include=bulkheads" })
-class BulkheadsEndpointDefaultAccessTests {
+class BulkheadsEndpointDefaultAccessTest {
 
     @Autowired
     private BulkheadRegistry registry;

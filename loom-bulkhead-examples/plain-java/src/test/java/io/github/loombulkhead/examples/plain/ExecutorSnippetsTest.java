@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs the code of docs/executor.md. */
-class ExecutorSnippetsTests {
+class ExecutorSnippetsTest {
 
     @Test
     void theAdaptiveExecutorStartsAtItsInitialLimitUnderItsCeiling() {

@@ -41,14 +41,14 @@ import static org.awaitility.Awaitility.await;
  * service group's base URL) and Actuator's own switches to expose the endpoints and grant writes. Its calls to a
  * real server go over Apache HttpClient 5 and are bounded, measured exactly and tuned at runtime over HTTP.
  */
-@SpringBootTest(classes = HttpClientBulkheadIntegrationTests.TestApplication.class,
+@SpringBootTest(classes = HttpClientBulkheadIntegrationTest.TestApplication.class,
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "loom.bulkhead.instances.x.max-concurrent-calls=8",
                 "management.endpoints.web.exposure.include=bulkheads,metrics,prometheus",
                 "management.endpoint.bulkheads.access=unrestricted" })
 @AutoConfigureMetrics
 @ExtendWith(LoopbackServerExtension.class)
-class HttpClientBulkheadIntegrationTests {
+class HttpClientBulkheadIntegrationTest {
 
     private static LoopbackServer callee;
 

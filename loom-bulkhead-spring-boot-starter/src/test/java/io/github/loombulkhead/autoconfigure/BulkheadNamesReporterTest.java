@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * silently running with the defaults.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class BulkheadNamesReporterTests {
+class BulkheadNamesReporterTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class))

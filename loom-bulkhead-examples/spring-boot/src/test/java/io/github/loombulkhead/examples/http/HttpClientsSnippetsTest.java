@@ -15,7 +15,7 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs the RestClient and service code of docs/http-clients.md. */
-class HttpClientsSnippetsTests {
+class HttpClientsSnippetsTest {
 
     @RegisterExtension
     final GatedCallee callee = new GatedCallee();

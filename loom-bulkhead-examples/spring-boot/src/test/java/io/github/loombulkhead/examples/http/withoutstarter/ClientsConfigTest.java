@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * Boot auto-configuration): the annotated client reaches the callee through the group's base URL, and the
  * sized pool lets the whole limit through instead of HttpClient 5's default 5 connections per host.
  */
-class ClientsConfigTests {
+class ClientsConfigTest {
 
     @RegisterExtension
     final GatedCallee callee = new GatedCallee();

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * path is modelled from what the starter's and core's POMs actually bring to it.
  */
 @ExtendWith(LoopbackServerExtension.class)
-class AddingTheStarterTests {
+class AddingTheStarterTest {
 
     private LoopbackServer callee;
 

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * by the group's sized pool, and the application's ClientHttpRequestFactoryBuilderCustomizer beans apply.
  */
 @ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
-class ApplicationRequestFactoryTests {
+class ApplicationRequestFactoryTest {
 
     private LoopbackServer callee;
 

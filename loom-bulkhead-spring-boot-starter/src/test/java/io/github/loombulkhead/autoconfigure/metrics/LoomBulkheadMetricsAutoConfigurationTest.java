@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** The {@code loom.bulkhead.*} meters: names, tags, units, exact counts, late bulkheads. */
-class LoomBulkheadMetricsAutoConfigurationTests {
+class LoomBulkheadMetricsAutoConfigurationTest {
 
     private static final String[] ADAPTIVE = { "loom.bulkhead.instances.flexible.max-concurrent-calls=50",
             "loom.bulkhead.instances.flexible.adaptive.enabled=true",
@@ -73,11 +73,11 @@ class LoomBulkheadMetricsAutoConfigurationTests {
         this.contextRunner.run((context) -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
-            assertThat(callee.tryAcquirePermission()).isTrue();
-            assertThat(callee.tryAcquirePermission()).isTrue();
+            assertThat(callee.tryAcquirePermit()).isTrue();
+            assertThat(callee.tryAcquirePermit()).isTrue();
             assertThat(registry.get("loom.bulkhead.active").tag("name", "callee").gauge().value()).isEqualTo(2.0);
             for (int i = 0; i < 3; i++) {
-                assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(callee::acquirePermission)
+                assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(callee::acquirePermit)
                     .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
             }
             callee.onComplete(TimeUnit.MILLISECONDS.toNanos(30));
@@ -114,7 +114,7 @@ class LoomBulkheadMetricsAutoConfigurationTests {
             assertThat(registry.find("loom.bulkhead.limit").tag("name", "late").gauge()).isNull();
             Bulkhead late = context.getBean(BulkheadRegistry.class).bulkhead("late");
             assertThat(registry.get("loom.bulkhead.limit").tag("name", "late").gauge().value()).isEqualTo(100.0);
-            late.acquirePermission();
+            late.acquirePermit();
             late.onComplete(Duration.ofMillis(5).toNanos());
             assertThat(registry.get("loom.bulkhead.calls").tags("name", "late", "outcome", "permitted").counter().count())
                 .isEqualTo(1.0);
@@ -161,7 +161,7 @@ class LoomBulkheadMetricsAutoConfigurationTests {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             Bulkhead flexible = context.getBean(BulkheadRegistry.class).bulkhead("flexible");
             for (int i = 0; i < 4; i++) {
-                assertThat(flexible.tryAcquirePermission()).isTrue();
+                assertThat(flexible.tryAcquirePermit()).isTrue();
             }
             long exec = TimeUnit.MILLISECONDS.toNanos(7);
             flexible.onComplete(exec, TimeUnit.SECONDS.toNanos(5), 4, Outcome.DROPPED);
@@ -181,7 +181,7 @@ class LoomBulkheadMetricsAutoConfigurationTests {
             assertThat(limit).isEqualTo(flexible.getLimit()).isLessThan(10.0);
             // A static bulkhead takes no samples and has no adaptive meters.
             Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
-            assertThat(callee.tryAcquirePermission()).isTrue();
+            assertThat(callee.tryAcquirePermit()).isTrue();
             callee.onComplete(exec, exec, 1, Outcome.DROPPED);
             assertThat(registry.find("loom.bulkhead.adaptive.rtt").tag("name", "callee").timer()).isNull();
             assertThat(registry.find("loom.bulkhead.adaptive.drops").tag("name", "callee").counter()).isNull();
@@ -210,7 +210,7 @@ class LoomBulkheadMetricsAutoConfigurationTests {
             .withBean(PrometheusMeterRegistry.class, () -> prometheus)
             .run((context) -> {
                 Bulkhead flexible = context.getBean(BulkheadRegistry.class).bulkhead("flexible");
-                assertThat(flexible.tryAcquirePermission()).isTrue();
+                assertThat(flexible.tryAcquirePermit()).isTrue();
                 flexible.onComplete(1, TimeUnit.MILLISECONDS.toNanos(250), 1, Outcome.DROPPED);
                 assertThat(prometheus.scrape()).contains("loom_bulkhead_adaptive_ceiling_calls{name=\"flexible\"} 50.0")
                     .contains("loom_bulkhead_adaptive_rtt_seconds_count{name=\"flexible\"} 1")

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 
 /** Activation, defaults, property binding and back-off of {@link LoomBulkheadAutoConfiguration}. */
 @ExtendWith(OutputCaptureExtension.class)
-class LoomBulkheadAutoConfigurationTests {
+class LoomBulkheadAutoConfigurationTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(LoomBulkheadAutoConfiguration.class, LoomBulkheadInactiveAutoConfiguration.class));

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every YAML and properties block of README.md and docs/*.md that sets {@code loom.bulkhead} keys starts the
  * starter: unknown keys and bad values fail startup, so a renamed or misspelt key in the docs fails this test.
  */
-class DocsPropertiesTests {
+class DocsPropertiesTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class))

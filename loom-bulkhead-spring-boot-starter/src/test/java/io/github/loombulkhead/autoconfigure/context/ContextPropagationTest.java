@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Bulkhead tasks and asynchronous {@code @Bulkhead} calls run with the submitter's context. */
-class ContextPropagationTests {
+class ContextPropagationTest {
 
     private static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatException;
 
 /** Bad {@code loom.bulkhead.*} values fail startup with a failure analysis naming property, value and fix. */
 @ExtendWith(OutputCaptureExtension.class)
-class InvalidBulkheadPropertyFailureAnalyzerTests {
+class InvalidBulkheadPropertyFailureAnalyzerTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class))

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * block under a {@code <!-- dependencies: path/pom.xml -->} line names exactly the compile dependencies of that
  * pom (so the quick-start tests run with what a user adds), and every version it gives is the one the build uses.
  */
-class DocsDependenciesTests {
+class DocsDependenciesTest {
 
     private static final Pattern XML_DEPENDENCY = Pattern.compile("<dependency>\\s*<groupId>([^<]+)</groupId>\\s*"
             + "<artifactId>([^<]+)</artifactId>\\s*(?:<version>([^<]+)</version>\\s*)?</dependency>");
@@ -135,7 +135,7 @@ class DocsDependenciesTests {
         String[] parts = coordinates.split(":");
         String jar = "/" + parts[0].replace('.', '/') + "/" + parts[1] + "/" + version + "/" + parts[1] + "-" + version
                 + ".jar!/META-INF/MANIFEST.MF";
-        for (URL manifest : Collections.list(DocsDependenciesTests.class.getClassLoader().getResources("META-INF/MANIFEST.MF"))) {
+        for (URL manifest : Collections.list(DocsDependenciesTest.class.getClassLoader().getResources("META-INF/MANIFEST.MF"))) {
             if (manifest.toString().endsWith(jar)) {
                 return true;
             }

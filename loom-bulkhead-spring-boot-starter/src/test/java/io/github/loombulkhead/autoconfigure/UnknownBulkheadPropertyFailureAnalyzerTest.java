@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatException;
 
 /** A {@code loom.bulkhead.*} key that binds nothing fails startup, naming the key and the nearest valid one. */
 @ExtendWith(OutputCaptureExtension.class)
-class UnknownBulkheadPropertyFailureAnalyzerTests {
+class UnknownBulkheadPropertyFailureAnalyzerTest {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class))

@@ -49,6 +49,9 @@ public final class Bulkhead {
     /** Finds the limit of an adaptive bulkhead; null for a static one. */
     private volatile LimitAlgorithm algorithm;
 
+    /** Owns the limit when it is leased from outside (a cluster-wide limit); null otherwise. */
+    private volatile ExternalLimit externalLimit;
+
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = Objects.requireNonNull(config, "config must not be null");
@@ -107,6 +110,10 @@ public final class Bulkhead {
         switch (this.permits.acquireOrEnqueue(waiter, current)) {
             case ACQUIRED -> this.statistics.permitted(this, 0);
             case QUEUED -> {
+                ExternalLimit external = this.externalLimit;
+                if (external != null) {
+                    external.queued();
+                }
                 return false;
             }
             case REFUSED -> throw countRejection(RejectionReason.QUEUE_FULL, 0, "capacity "
@@ -207,6 +214,13 @@ public final class Bulkhead {
                     .build());
             }
             BulkheadConfig changed = builder.build();
+            ExternalLimit external = this.externalLimit;
+            if (external != null) {
+                // The owner of a leased limit enforces the new maximum.
+                this.config = changed;
+                external.maxConcurrentCallsChanged(newLimit);
+                return;
+            }
             LimitAlgorithm restarted = changed.isAdaptive() ? LimitAlgorithm.of(changed.getAdaptive()) : null;
             this.config = changed;
             this.algorithm = restarted;
@@ -218,6 +232,26 @@ public final class Bulkhead {
         finally {
             this.limitChange.unlock();
         }
+    }
+
+    /** Hands the limit to {@code external}, or back to the config with {@code null}; see {@link ExternalLimit}. */
+    void externalLimit(ExternalLimit external, int limit) {
+        this.limitChange.lock();
+        try {
+            if (external != null && (this.externalLimit != null || this.algorithm != null)) {
+                throw new IllegalStateException("Bulkhead '" + this.name + "': its limit is already "
+                        + ((this.algorithm != null) ? "adaptive" : "leased") + "; a leased limit needs a static one");
+            }
+            this.externalLimit = external;
+            setLimit(limit);
+        }
+        finally {
+            this.limitChange.unlock();
+        }
+    }
+
+    Permits permits() {
+        return this.permits;
     }
 
     /** Guarded by limitChange. */

@@ -14,6 +14,8 @@ final class ParkedWaiter extends Waiter {
 
     private volatile boolean granted;
 
+    private volatile BulkheadRejectedException rejection;
+
     ParkedWaiter(Bulkhead owner, Thread thread) {
         super(false);
         this.owner = owner;
@@ -29,8 +31,9 @@ final class ParkedWaiter extends Waiter {
 
     @Override
     protected void onReject(BulkheadRejectedException rejection) {
-        // Never called: the queue does not time this waiter out and nothing else rejects it.
-        throw new IllegalStateException("a parked waiter is only withdrawn, never rejected", rejection);
+        // The queue never times this waiter out; only an external limit rejects it.
+        this.rejection = rejection;
+        LockSupport.unpark(this.thread);
     }
 
     @Override
@@ -42,6 +45,9 @@ final class ParkedWaiter extends Waiter {
         for (;;) {
             if (this.granted) {
                 return;
+            }
+            if (this.rejection != null) {
+                throw this.rejection;
             }
             boolean interrupted = Thread.interrupted();
             // Read the max wait on every wake-up: changeMaxWaitDuration applies to callers already waiting.
@@ -66,8 +72,11 @@ final class ParkedWaiter extends Waiter {
                     : this.owner.countRejection(RejectionReason.WAIT_TIMED_OUT, waited, "waited " + waited / 1_000_000
                             + " ms, max wait " + this.owner.getConfig().getMaxWaitDuration());
         }
-        // Granted concurrently: the permit is ours, the flag is about to be set.
+        // Granted or rejected concurrently: the flag is about to be set.
         while (!this.granted) {
+            if (this.rejection != null) {
+                throw this.rejection;
+            }
             Thread.yield();
         }
     }

@@ -70,7 +70,13 @@ final class Permits {
                 return false;
             }
             if (this.counts.compareAndSet(c, c + 1)) {
-                return true;
+                if ((int) c < this.limit) {
+                    return true;
+                }
+                // The limit shrank since it was read: whoever shrank it reads the active count after
+                // writing the limit, so one of the two sees the other (a leased limit relies on that).
+                release();
+                return false;
             }
         }
     }

@@ -18,7 +18,10 @@ public enum RejectionReason {
     SHUT_DOWN("shut-down"),
 
     /** The waiting thread was interrupted before it got a permit. */
-    INTERRUPTED("interrupted");
+    INTERRUPTED("interrupted"),
+
+    /** The bulkhead's limit is shared through a cluster that cannot be reached, and it rejects calls meanwhile. */
+    CLUSTER_UNAVAILABLE("cluster-unavailable");
 
     private final String tag;
 

@@ -1,0 +1,123 @@
+package io.github.loombulkhead;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Hands a static bulkhead's limit to an owner outside it, such as a cluster-wide limit that leases
+ * permits: the limit is then the number of permits the owner holds for this process (0 included), while
+ * {@code maxConcurrentCalls} stays the bound the owner enforces across processes. Waiting, the queue and
+ * the statistics stay the bulkhead's own.
+ *
+ * <p>The owner lowers the limit with {@link #shrinkTo(int)}, which returns how many permits may still be
+ * in use, so it never gives back a permit a call still holds; it raises it with {@link #grow(int)}, which
+ * hands the new permits to waiters at once. {@link Bulkhead#changeLimit(int)} changes only the bound and
+ * tells the owner.
+ */
+public final class ExternalLimit {
+
+    /** What the owner of a leased limit hears from the bulkhead; called on the caller's thread, must be fast. */
+    public interface Owner {
+
+        /** A call or task started waiting: demand now exceeds the permits held. */
+        void onQueued(Bulkhead bulkhead);
+
+        /** {@link Bulkhead#changeLimit(int)} set a new bound, to be enforced by the owner. */
+        void onMaxConcurrentCallsChanged(Bulkhead bulkhead, int maxConcurrentCalls);
+    }
+
+    private final Bulkhead bulkhead;
+
+    private final Owner owner;
+
+    private ExternalLimit(Bulkhead bulkhead, Owner owner) {
+        this.bulkhead = bulkhead;
+        this.owner = owner;
+    }
+
+    /**
+     * Takes over {@code bulkhead}'s limit, starting at 0 permits: calls wait until the owner grows it.
+     * @throws IllegalStateException if the bulkhead is adaptive or its limit is already leased
+     */
+    public static ExternalLimit attach(Bulkhead bulkhead, Owner owner) {
+        Objects.requireNonNull(bulkhead, "bulkhead must not be null");
+        ExternalLimit external = new ExternalLimit(bulkhead, Objects.requireNonNull(owner, "owner must not be null"));
+        bulkhead.externalLimit(external, 0);
+        return external;
+    }
+
+    /** Gives the limit back to the bulkhead's config ({@code maxConcurrentCalls}). */
+    public void detach() {
+        this.bulkhead.externalLimit(null, this.bulkhead.getConfig().getMaxConcurrentCalls());
+    }
+
+    public Bulkhead bulkhead() {
+        return this.bulkhead;
+    }
+
+    /** The permits the owner holds for this bulkhead now. */
+    public int limit() {
+        return this.bulkhead.permits().limit();
+    }
+
+    /** Calls or tasks holding a permit now. */
+    public int active() {
+        return this.bulkhead.permits().active();
+    }
+
+    /** Calls or tasks waiting for a permit now. */
+    public int waiting() {
+        return this.bulkhead.permits().waiting();
+    }
+
+    /** Raises the limit to {@code permits}, handing the new ones to waiters at once; a lower value is ignored. */
+    public void grow(int permits) {
+        Permits current = this.bulkhead.permits();
+        if (permits > current.limit()) {
+            current.setLimit(permits);
+        }
+    }
+
+    /**
+     * Lowers the limit to {@code permits} (never blocks) and returns how many permits may be in use from
+     * now on: at least {@code permits}, more while calls that took a permit earlier still run. Permits above
+     * that number are no longer used by anyone and may be given back.
+     */
+    public int shrinkTo(int permits) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("permits must be 0 or more but was " + permits);
+        }
+        Permits current = this.bulkhead.permits();
+        if (permits < current.limit()) {
+            current.setLimit(permits);
+        }
+        // Read after the limit was written: a call that took a permit under the old limit is counted
+        // here, or it sees the new limit and gives its permit back (Permits.tryAcquire).
+        return Math.max(permits, current.active());
+    }
+
+    /** Rejects every waiting call or task with {@code reason}, in queue order; returns how many. */
+    public int rejectWaiting(RejectionReason reason, String detail) {
+        List<Waiter> withdrawn = this.bulkhead.withdrawAll((waiter) -> true);
+        for (Waiter waiter : withdrawn) {
+            long waited = System.nanoTime() - waiter.enqueuedAt;
+            BulkheadRejectedException rejection = this.bulkhead.countRejection(reason, waited, detail);
+            try {
+                waiter.onReject(rejection);
+            }
+            catch (RuntimeException ex) {
+                System.getLogger(Bulkhead.class.getName()).log(System.Logger.Level.ERROR, "Bulkhead '"
+                        + this.bulkhead.getName() + "': waiter " + waiter + " failed on rejection", ex);
+            }
+        }
+        return withdrawn.size();
+    }
+
+    void queued() {
+        this.owner.onQueued(this.bulkhead);
+    }
+
+    void maxConcurrentCallsChanged(int maxConcurrentCalls) {
+        this.owner.onMaxConcurrentCallsChanged(this.bulkhead, maxConcurrentCalls);
+    }
+}

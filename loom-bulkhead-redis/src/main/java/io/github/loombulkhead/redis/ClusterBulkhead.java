@@ -1,0 +1,353 @@
+package io.github.loombulkhead.redis;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadListener;
+import io.github.loombulkhead.ExternalLimit;
+import io.github.loombulkhead.RejectionReason;
+
+/**
+ * One bulkhead whose {@code maxConcurrentCalls} bounds all processes that use its name against one Redis. The local
+ * bulkhead keeps its thread-less FIFO queue; its limit is the number of leases this process holds. One virtual thread
+ * per bulkhead, the <em>governor</em>, brings them in line with local demand (calls active + waiting) in one script
+ * call: it gives back leases nobody uses, asks for what waiters need, and renews the rest, so Redis sees one request
+ * per process, never one per waiting call.
+ *
+ * <p>When other processes wait, a process keeps at most its fair share (the limit divided by the processes that hold
+ * or want permits); a released lease goes to the waiting processes in turn. Modes: {@code CLUSTER -> FALLBACK ->
+ * CLUSTER} as Redis goes away and comes back; see {@link ClusterFallback}.
+ */
+public final class ClusterBulkhead implements AutoCloseable {
+
+    private static final System.Logger logger = System.getLogger(ClusterBulkhead.class.getName());
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final Bulkhead bulkhead;
+
+    private final ClusterConfig config;
+
+    private final RedisLeases leases;
+
+    private final ClusterListener listener;
+
+    private final ExternalLimit external;
+
+    private final Thread governor;
+
+    private final AtomicBoolean signalled = new AtomicBoolean();
+
+    /** Another process released or the limit changed: sync even if nothing changed here. */
+    private final AtomicBoolean remote = new AtomicBoolean();
+
+    /** A limit written here, to be stored in Redis; 0 when none. */
+    private final AtomicInteger limitToStore = new AtomicInteger();
+
+    private final LongAdder renewals = new LongAdder();
+
+    private final LongAdder errors = new LongAdder();
+
+    private volatile boolean closed;
+
+    private volatile ClusterMode mode = ClusterMode.CLUSTER;
+
+    /** Leases this process holds as far as it knows (0 in fallback); written by the governor only. */
+    private volatile int held;
+
+    /** The last reply from Redis; null before the first one. */
+    private volatile LeaseState state;
+
+    /** The cluster-wide limit as last known. */
+    private volatile int limit;
+
+    // Governor thread only.
+    private boolean initialized;
+
+    private long lastSync;
+
+    private int lastWant;
+
+    private long settleUntil;
+
+    ClusterBulkhead(Bulkhead bulkhead, ClusterConfig config, RedisLeases leases, ClusterListener listener) {
+        this.bulkhead = bulkhead;
+        this.config = config;
+        this.leases = leases;
+        this.listener = listener;
+        this.limit = bulkhead.getConfig().getMaxConcurrentCalls();
+        this.external = ExternalLimit.attach(bulkhead, new Owner());
+        bulkhead.addListener(new BulkheadListener() {
+            @Override
+            public void onCompleted(Bulkhead completed, long executionNanos) {
+                signal();
+            }
+        });
+        this.lastSync = System.nanoTime() - config.renewPeriod().toNanos();
+        this.governor = Thread.ofVirtual().name("loom-bulkhead-cluster-" + bulkhead.getName()).unstarted(this::govern);
+    }
+
+    void start() {
+        this.governor.start();
+    }
+
+    public Bulkhead getBulkhead() {
+        return this.bulkhead;
+    }
+
+    public String getName() {
+        return this.bulkhead.getName();
+    }
+
+    public ClusterConfig getConfig() {
+        return this.config;
+    }
+
+    /** The process's id in Redis. */
+    public String getProcessId() {
+        return this.leases.process();
+    }
+
+    public ClusterMode getMode() {
+        return this.mode;
+    }
+
+    /** Leases this process holds (0 in fallback, where the local limit is not leased). */
+    public int getHeldPermits() {
+        return this.held;
+    }
+
+    /** The cluster-wide limit ({@code maxConcurrentCalls} shared by all processes) as last known. */
+    public int getLimit() {
+        return this.limit;
+    }
+
+    /** Permits held by all processes at the last sync; -1 before the first one. */
+    public int getClusterInFlight() {
+        LeaseState last = this.state;
+        return (last != null) ? last.clusterHeld() : -1;
+    }
+
+    /** Processes renewing leases for this bulkhead at the last sync; 0 before the first one. */
+    public int getProcessCount() {
+        LeaseState last = this.state;
+        return (last != null) ? last.processes() : 0;
+    }
+
+    /** Successful syncs with Redis, each renewing every lease this process holds. */
+    public long getRenewalCount() {
+        return this.renewals.sum();
+    }
+
+    /** Syncs with Redis that failed. */
+    public long getErrorCount() {
+        return this.errors.sum();
+    }
+
+    /**
+     * Changes the cluster-wide limit, for every process (they apply it at their next sync, woken at once). Also
+     * reached through {@link Bulkhead#changeLimit(int)}.
+     * @throws IllegalArgumentException if {@code newLimit} is below 1
+     */
+    public void changeLimit(int newLimit) {
+        this.bulkhead.changeLimit(newLimit);
+    }
+
+    /** Stops the governor and gives back the leases no call uses; the local limit stays at 0. */
+    @Override
+    public void close() {
+        this.closed = true;
+        LockSupport.unpark(this.governor);
+        try {
+            this.governor.join(this.config.getLeaseDuration().toMillis());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    void remoteSignal(String message) {
+        if (message.equals("wanted") && this.held == 0) {
+            return;
+        }
+        if (message.startsWith("granted:") && !message.endsWith(this.leases.process())) {
+            return;
+        }
+        this.remote.set(true);
+        signal();
+    }
+
+    private void signal() {
+        if (!this.signalled.getAndSet(true)) {
+            LockSupport.unpark(this.governor);
+        }
+    }
+
+    private void govern() {
+        while (!this.closed) {
+            this.signalled.set(false);
+            long waitNanos = step(System.nanoTime());
+            if (!this.signalled.get() && !this.closed) {
+                LockSupport.parkNanos(this, waitNanos);
+            }
+        }
+        try {
+            this.leases.sync(this.external.shrinkTo(0), 0, this.limit);
+        }
+        catch (RuntimeException ex) {
+            logger.log(Level.DEBUG, () -> "Cluster bulkhead '" + getName() + "': leases left to expire", ex);
+        }
+    }
+
+    /** One round of the governor; returns how long to wait for the next one unless signalled. */
+    private long step(long now) {
+        long renewNanos = this.config.renewPeriod().toNanos();
+        try {
+            if (!this.initialized) {
+                this.limit = this.leases.init(this.limit);
+                this.initialized = true;
+            }
+            int toStore = this.limitToStore.getAndSet(0);
+            if (toStore > 0) {
+                this.leases.changeLimit(toStore);
+                this.limit = toStore;
+                this.remote.set(true);
+            }
+        }
+        catch (RuntimeException ex) {
+            failed(ex, 0);
+            return POLL_NANOS;
+        }
+        int demand = this.external.active() + this.external.waiting();
+        int target = Math.min(demand, cap(now));
+        int limitNow = this.external.limit();
+        int keep = (target < limitNow) ? this.external.shrinkTo(target) : limitNow;
+        int want = Math.max(0, target - keep);
+        boolean remoteChange = this.remote.getAndSet(false);
+        boolean due = this.mode == ClusterMode.FALLBACK || keep != this.held || want > this.lastWant || remoteChange
+                || now - this.lastSync >= renewNanos || (want > 0 && now - this.lastSync >= POLL_NANOS);
+        if (!due) {
+            return Math.min((want > 0) ? POLL_NANOS : renewNanos, this.lastSync + renewNanos - now);
+        }
+        long start = System.nanoTime();
+        LeaseState reply;
+        try {
+            reply = this.leases.sync(keep, want, this.limit);
+        }
+        catch (RuntimeException ex) {
+            failed(ex, System.nanoTime() - start);
+            return POLL_NANOS;
+        }
+        this.listener.onRoundTrip(this, System.nanoTime() - start, null);
+        this.renewals.increment();
+        this.lastSync = now;
+        this.lastWant = want;
+        this.held = reply.held();
+        this.state = reply;
+        if (this.mode == ClusterMode.FALLBACK) {
+            recovered(now);
+        }
+        if (reply.limit() != this.limit) {
+            this.limit = reply.limit();
+            this.bulkhead.changeLimit(reply.limit());
+        }
+        int usable = Math.min(reply.held(), cap(now));
+        if (usable > this.external.limit()) {
+            this.external.grow(usable);
+        }
+        else if (usable < this.external.limit()) {
+            this.external.shrinkTo(usable);
+            signal();
+        }
+        return (want > 0) ? POLL_NANOS : renewNanos;
+    }
+
+    /** The most permits this process may use now: its fair share while others wait or while settling after a fallback. */
+    private int cap(long now) {
+        LeaseState last = this.state;
+        int cap = this.limit;
+        if (last != null && last.othersWaiting() > 0) {
+            cap = Math.min(cap, last.fairShare());
+        }
+        if (now - this.settleUntil < 0) {
+            cap = Math.min(cap, localShare());
+        }
+        return cap;
+    }
+
+    /** The limit divided by the processes last seen alive, at least 1. */
+    private int localShare() {
+        LeaseState last = this.state;
+        int processes = (last != null) ? Math.max(1, last.processes()) : 1;
+        return Math.max(1, this.limit / processes);
+    }
+
+    private void failed(RuntimeException ex, long nanos) {
+        this.errors.increment();
+        this.listener.onRoundTrip(this, nanos, ex);
+        // Whatever Redis did with the last request, nothing is trusted until the next sync claims what is in use.
+        this.held = 0;
+        if (this.mode == ClusterMode.CLUSTER) {
+            this.mode = ClusterMode.FALLBACK;
+            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis unreachable, falling back to "
+                    + this.config.getFallback() + ": " + ex);
+            this.listener.onModeChanged(this, ClusterMode.FALLBACK);
+        }
+        if (this.config.getFallback() == ClusterFallback.LOCAL) {
+            int share = localShare();
+            if (share > this.external.limit()) {
+                this.external.grow(share);
+            }
+            else {
+                this.external.shrinkTo(share);
+            }
+        }
+        else {
+            this.external.shrinkTo(0);
+            rejectWaiting();
+        }
+    }
+
+    private void recovered(long now) {
+        this.mode = ClusterMode.CLUSTER;
+        if (this.config.getFallback() == ClusterFallback.LOCAL) {
+            // Other processes may still enforce their local share: keep to ours for one lease.
+            this.settleUntil = now + this.config.getLeaseDuration().toNanos();
+        }
+        logger.log(Level.INFO, () -> "Cluster bulkhead '" + getName() + "': Redis is back, permits are leased again");
+        this.listener.onModeChanged(this, ClusterMode.CLUSTER);
+    }
+
+    private void rejectWaiting() {
+        this.external.rejectWaiting(RejectionReason.CLUSTER_UNAVAILABLE, "Redis cannot be reached and cluster.fallback is reject");
+    }
+
+    /** What the bulkhead tells this cluster bulkhead. */
+    private final class Owner implements ExternalLimit.Owner {
+
+        @Override
+        public void onQueued(Bulkhead queued) {
+            if (ClusterBulkhead.this.mode == ClusterMode.FALLBACK
+                    && ClusterBulkhead.this.config.getFallback() == ClusterFallback.REJECT) {
+                // Not on the caller's thread: a waiter is called back only after it was queued.
+                Thread.startVirtualThread(ClusterBulkhead.this::rejectWaiting);
+            }
+            else {
+                signal();
+            }
+        }
+
+        @Override
+        public void onMaxConcurrentCallsChanged(Bulkhead changed, int maxConcurrentCalls) {
+            if (maxConcurrentCalls != ClusterBulkhead.this.limit) {
+                ClusterBulkhead.this.limitToStore.set(maxConcurrentCalls);
+                signal();
+            }
+        }
+    }
+}

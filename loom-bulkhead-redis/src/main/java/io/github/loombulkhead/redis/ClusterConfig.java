@@ -1,0 +1,89 @@
+package io.github.loombulkhead.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Immutable configuration of one cluster bulkhead: how long a lease lives without renewal and what happens
+ * while Redis cannot be reached. Defaults: 5 s leases, {@link ClusterFallback#LOCAL}.
+ */
+public final class ClusterConfig {
+
+    /** Default time a process keeps its permits after its last renewal. */
+    public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(5);
+
+    private static final Duration MIN_LEASE_DURATION = Duration.ofMillis(300);
+
+    private final Duration leaseDuration;
+
+    private final ClusterFallback fallback;
+
+    private ClusterConfig(Builder builder) {
+        this.leaseDuration = builder.leaseDuration;
+        this.fallback = builder.fallback;
+    }
+
+    public static ClusterConfig ofDefaults() {
+        return custom().build();
+    }
+
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** How long a process keeps its permits after its last renewal: a dead process's permits come back after that. */
+    public Duration getLeaseDuration() {
+        return this.leaseDuration;
+    }
+
+    /** What happens while Redis cannot be reached. */
+    public ClusterFallback getFallback() {
+        return this.fallback;
+    }
+
+    /** How often a process renews its leases (and reaps those of dead processes): a third of the lease, at most 1 s. */
+    Duration renewPeriod() {
+        Duration third = this.leaseDuration.dividedBy(3);
+        return (third.compareTo(Duration.ofSeconds(1)) < 0) ? third : Duration.ofSeconds(1);
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterConfig[leaseDuration=" + this.leaseDuration + ", fallback=" + this.fallback + "]";
+    }
+
+    /** Validating builder; {@link #build()} names the invalid field and its value. */
+    public static final class Builder {
+
+        private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+
+        private ClusterFallback fallback = ClusterFallback.LOCAL;
+
+        private Builder() {
+        }
+
+        /** How long permits outlive their last renewal; at least 300 ms (renewal runs three times per lease). */
+        public Builder leaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+            return this;
+        }
+
+        public Builder fallback(ClusterFallback fallback) {
+            this.fallback = fallback;
+            return this;
+        }
+
+        /**
+         * Builds the config.
+         * @throws IllegalArgumentException naming the invalid field and its value
+         */
+        public ClusterConfig build() {
+            if (this.leaseDuration == null || this.leaseDuration.compareTo(MIN_LEASE_DURATION) < 0) {
+                throw new IllegalArgumentException("leaseDuration must be at least " + MIN_LEASE_DURATION.toMillis()
+                        + " ms (leases are renewed three times per lease) but was " + this.leaseDuration);
+            }
+            Objects.requireNonNull(this.fallback, "fallback must not be null; use LOCAL or REJECT");
+            return new ClusterConfig(this);
+        }
+    }
+}

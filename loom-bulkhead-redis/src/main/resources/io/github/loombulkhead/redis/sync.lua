@@ -1,0 +1,99 @@
+-- Brings one process's leases up to date and hands free permits to waiting processes, round robin.
+-- KEYS: 1 limit, 2 held (hash process -> leases), 3 expiry (zset process -> expiry ms, Redis clock),
+--       4 want (hash process -> permits wanted), 5 queue (zset process -> turn), 6 pending (hash process ->
+--       leases handed over since its last sync), 7 meta (hash: inflight, turn)
+-- ARGV: 1 process, 2 leases it keeps, 3 more permits it wants, 4 lease duration ms, 5 limit if none is set,
+--       6 channel
+-- Returns: leases the process holds, leases held cluster-wide, limit, other processes waiting, processes alive,
+--          fair share
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local me, keep, want, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('SET', KEYS[1], ARGV[5], 'NX')
+local limit = tonumber(redis.call('GET', KEYS[1]))
+local inflight = tonumber(redis.call('HGET', KEYS[7], 'inflight') or '0')
+
+-- Processes that stopped renewing lose their leases.
+for _, dead in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
+    inflight = inflight - tonumber(redis.call('HGET', KEYS[2], dead) or '0')
+    redis.call('HDEL', KEYS[2], dead)
+    redis.call('HDEL', KEYS[4], dead)
+    redis.call('HDEL', KEYS[6], dead)
+    redis.call('ZREM', KEYS[5], dead)
+    redis.call('ZREM', KEYS[3], dead)
+end
+
+-- The process keeps what it says it keeps, plus what was handed to it since it last looked.
+local old = tonumber(redis.call('HGET', KEYS[2], me) or '0')
+local held = keep + tonumber(redis.call('HGET', KEYS[6], me) or '0')
+redis.call('HDEL', KEYS[6], me)
+inflight = inflight + held - old
+redis.call('HSET', KEYS[2], me, held)
+redis.call('ZADD', KEYS[3], now + lease, me)
+
+local newcomer = false
+if want > 0 then
+    redis.call('HSET', KEYS[4], me, want)
+    if not redis.call('ZSCORE', KEYS[5], me) then
+        redis.call('ZADD', KEYS[5], redis.call('HINCRBY', KEYS[7], 'turn', 1), me)
+        newcomer = true
+    end
+else
+    redis.call('HDEL', KEYS[4], me)
+    redis.call('ZREM', KEYS[5], me)
+end
+
+-- Free permits go to waiting processes one at a time, in turn; a lone waiter takes them at once.
+local handed = {}
+while inflight < limit do
+    local head = redis.call('ZRANGE', KEYS[5], 0, 0)[1]
+    if not head then
+        break
+    end
+    local wanted = tonumber(redis.call('HGET', KEYS[4], head))
+    local count = 1
+    if redis.call('ZCARD', KEYS[5]) == 1 then
+        count = math.min(wanted, limit - inflight)
+    end
+    redis.call('HINCRBY', KEYS[2], head, count)
+    inflight = inflight + count
+    if head == me then
+        held = held + count
+    else
+        redis.call('HINCRBY', KEYS[6], head, count)
+        handed[head] = true
+    end
+    redis.call('ZREM', KEYS[5], head)
+    if wanted > count then
+        redis.call('HSET', KEYS[4], head, wanted - count)
+        redis.call('ZADD', KEYS[5], redis.call('HINCRBY', KEYS[7], 'turn', 1), head)
+    else
+        redis.call('HDEL', KEYS[4], head)
+    end
+end
+redis.call('HSET', KEYS[7], 'inflight', inflight)
+if held == 0 then
+    redis.call('HDEL', KEYS[2], me)
+end
+for process in pairs(handed) do
+    redis.call('PUBLISH', ARGV[6], 'granted:' .. process)
+end
+if newcomer and inflight >= limit then
+    redis.call('PUBLISH', ARGV[6], 'wanted')
+end
+
+local waiting = redis.call('ZCARD', KEYS[5])
+local others = waiting
+if redis.call('ZSCORE', KEYS[5], me) then
+    others = others - 1
+end
+local demanding = redis.call('HLEN', KEYS[2])
+for _, process in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+    if redis.call('HEXISTS', KEYS[2], process) == 0 then
+        demanding = demanding + 1
+    end
+end
+if demanding == 0 then
+    demanding = 1
+end
+return { held, inflight, limit, others, redis.call('ZCARD', KEYS[3]), math.ceil(limit / demanding) }

@@ -226,7 +226,8 @@ public final class ClusterBulkhead implements AutoCloseable {
         int demand = this.external.active() + this.external.waiting();
         int target = Math.min(demand, cap(now));
         int limitNow = this.external.limit();
-        int keep = (target < limitNow) ? this.external.shrinkTo(target) : limitNow;
+        // Never more than what may be in use: calls that got a permit before a shrink keep theirs.
+        int keep = this.external.shrinkTo(Math.min(target, limitNow));
         int want = Math.max(0, target - keep);
         boolean remoteChange = this.remote.getAndSet(false);
         boolean due = this.mode == ClusterMode.FALLBACK || keep != this.held || want > this.lastWant || remoteChange

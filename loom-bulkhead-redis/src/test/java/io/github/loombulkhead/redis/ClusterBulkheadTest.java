@@ -1,0 +1,219 @@
+package io.github.loombulkhead.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.Waiter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Cluster bulkheads of several replicas against one real redis-server. */
+@ExtendWith(RedisServerExtension.class)
+class ClusterBulkheadTest {
+
+    private final List<Replica> replicas = new ArrayList<>();
+
+    private RedisServer redis;
+
+    private String prefix;
+
+    @BeforeEach
+    void prefix(RedisServer redis) {
+        this.redis = redis;
+        this.prefix = "test-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void close() {
+        this.replicas.forEach(Replica::close);
+    }
+
+    private Replica replica(int limit, ClusterConfig config) {
+        Replica replica = new Replica(this.redis, this.prefix, "callee", limit, config);
+        this.replicas.add(replica);
+        return replica;
+    }
+
+    @Test
+    void limitHoldsAcrossReplicasAndEveryCallRuns() throws Exception {
+        Replica a = replica(5, ClusterConfig.ofDefaults());
+        Replica b = replica(5, ClusterConfig.ofDefaults());
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        AtomicInteger completed = new AtomicInteger();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                Replica replica = (i % 2 == 0) ? a : b;
+                calls.add(threads.submit(() -> {
+                    replica.bulkhead.acquirePermit();
+                    int now = inFlight.incrementAndGet();
+                    maxInFlight.accumulateAndGet(now, Math::max);
+                    sleep(10); // the call's work
+                    inFlight.decrementAndGet();
+                    completed.incrementAndGet();
+                    replica.bulkhead.onComplete(10_000_000);
+                    return null;
+                }));
+            }
+            for (Future<?> call : calls) {
+                call.get(60, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(completed).hasValue(100);
+        assertThat(maxInFlight).hasValue(5);
+        // Leases nobody uses go back.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(a.clusterBulkhead.getClusterInFlight()).isZero());
+        assertThat(a.bulkhead.getLimit() + b.bulkhead.getLimit()).isZero();
+    }
+
+    @Test
+    void aHolderKeepsItsPermitsPastTheLeaseByRenewingThem() throws Exception {
+        ClusterConfig shortLease = ClusterConfig.custom().leaseDuration(Duration.ofMillis(600)).build();
+        Replica holder = replica(2, shortLease);
+        Replica other = replica(2, shortLease);
+        holder.bulkhead.acquirePermit();
+        holder.bulkhead.acquirePermit();
+        long renewalsBefore = holder.clusterBulkhead.getRenewalCount();
+        CountDownLatch otherGotOne = new CountDownLatch(1);
+        Thread waiting = Thread.startVirtualThread(() -> {
+            other.bulkhead.acquirePermit();
+            otherGotOne.countDown();
+        });
+        // Three leases long, the other replica waits while the holder renews.
+        assertThat(otherGotOne.await(1800, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(holder.clusterBulkhead.getRenewalCount() - renewalsBefore).isGreaterThanOrEqualTo(5);
+        assertThat(holder.clusterBulkhead.getHeldPermits()).isEqualTo(2);
+        holder.bulkhead.onComplete(0);
+        assertThat(otherGotOne.await(5, TimeUnit.SECONDS)).isTrue();
+        waiting.join();
+        other.bulkhead.releasePermit();
+        holder.bulkhead.onComplete(0);
+    }
+
+    @Test
+    void aDeadHoldersPermitsComeBackWithinTheLeasePlusOneSecond() throws Exception {
+        ClusterConfig oneSecond = ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build();
+        Replica dying = replica(3, oneSecond);
+        Replica survivor = replica(3, oneSecond);
+        for (int i = 0; i < 3; i++) {
+            dying.bulkhead.acquirePermit();
+        }
+        AtomicInteger got = new AtomicInteger();
+        CountDownLatch all = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            Thread.startVirtualThread(() -> {
+                survivor.bulkhead.acquirePermit();
+                got.incrementAndGet();
+                all.countDown();
+            });
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> survivor.bulkhead.getWaitingCount() == 3);
+        long died = System.nanoTime();
+        dying.die();
+        assertThat(all.await(2, TimeUnit.SECONDS)).isTrue();
+        long backMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - died);
+        assertThat(backMillis).isBetween(900L, 2000L);
+        assertThat(got).hasValue(3);
+        assertThat(survivor.clusterBulkhead.getClusterInFlight()).isEqualTo(3);
+    }
+
+    @Test
+    void waitersOfOneReplicaGetPermitsInArrivalOrder() throws Exception {
+        Replica replica = replica(1, ClusterConfig.ofDefaults());
+        replica.bulkhead.acquirePermit();
+        List<Integer> order = new ArrayList<>();
+        CountDownLatch served = new CountDownLatch(5);
+        for (int i = 0; i < 5; i++) {
+            int id = i;
+            replica.bulkhead.acquireOrEnqueue(new Waiter() {
+                @Override
+                protected boolean onPermit(long waitNanos) {
+                    synchronized (order) {
+                        order.add(id);
+                    }
+                    served.countDown();
+                    Thread.startVirtualThread(() -> replica.bulkhead.onComplete(0));
+                    return true;
+                }
+
+                @Override
+                protected void onReject(BulkheadRejectedException rejection) {
+                    throw rejection;
+                }
+            });
+        }
+        replica.bulkhead.onComplete(0);
+        assertThat(served.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(order).containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void aLimitChangedInOneReplicaAppliesToAll() {
+        Replica a = replica(4, ClusterConfig.ofDefaults());
+        Replica b = replica(4, ClusterConfig.ofDefaults());
+        a.clusterBulkhead.changeLimit(7);
+        await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(b.clusterBulkhead.getLimit()).isEqualTo(7);
+            assertThat(b.bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(7);
+        });
+        for (int i = 0; i < 7; i++) {
+            b.bulkhead.acquirePermit();
+        }
+        assertThat(b.clusterBulkhead.getClusterInFlight()).isEqualTo(7);
+        assertThat(a.bulkhead.tryAcquirePermit()).isFalse();
+        for (int i = 0; i < 7; i++) {
+            b.bulkhead.onComplete(0);
+        }
+    }
+
+    @Test
+    void equalDemandGetsEqualShares() throws Exception {
+        Replica a = replica(10, ClusterConfig.ofDefaults());
+        Replica b = replica(10, ClusterConfig.ofDefaults());
+        AtomicInteger callsOfA = new AtomicInteger();
+        AtomicInteger callsOfB = new AtomicInteger();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 40; i++) {
+                Replica replica = (i % 2 == 0) ? a : b;
+                AtomicInteger calls = (i % 2 == 0) ? callsOfA : callsOfB;
+                threads.submit(() -> {
+                    while (System.nanoTime() < end) {
+                        replica.bulkhead.acquirePermit();
+                        sleep(5);
+                        calls.incrementAndGet();
+                        replica.bulkhead.onComplete(5_000_000);
+                    }
+                    return null;
+                });
+            }
+        }
+        double share = (double) callsOfA.get() / (callsOfA.get() + callsOfB.get());
+        assertThat(share).as("share of replica a: %d vs %d calls", callsOfA.get(), callsOfB.get()).isBetween(0.45, 0.55);
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+}

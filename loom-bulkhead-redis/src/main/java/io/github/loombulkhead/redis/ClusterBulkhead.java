@@ -226,8 +226,10 @@ public final class ClusterBulkhead implements AutoCloseable {
         int demand = this.external.active() + this.external.waiting();
         int target = Math.min(demand, cap(now));
         int limitNow = this.external.limit();
-        // Never more than what may be in use: calls that got a permit before a shrink keep theirs.
-        int keep = this.external.shrinkTo(Math.min(target, limitNow));
+        // Never less than what may be in use: calls that got a permit before a shrink keep theirs. In fallback the
+        // local share stays in force while retrying, and all of it is claimed when Redis answers.
+        int keep = (this.mode == ClusterMode.FALLBACK) ? Math.max(limitNow, this.external.active())
+                : this.external.shrinkTo(Math.min(target, limitNow));
         int want = Math.max(0, target - keep);
         boolean remoteChange = this.remote.getAndSet(false);
         boolean due = this.mode == ClusterMode.FALLBACK || keep != this.held || want > this.lastWant || remoteChange

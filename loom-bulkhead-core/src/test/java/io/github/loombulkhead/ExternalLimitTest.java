@@ -1,0 +1,147 @@
+package io.github.loombulkhead;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/** A limit leased from outside: shrinking never loses track of a permit in use, growing serves waiters. */
+class ExternalLimitTest {
+
+    private final List<Integer> boundChanges = new ArrayList<>();
+
+    private final AtomicInteger queued = new AtomicInteger();
+
+    private final ExternalLimit.Owner owner = new ExternalLimit.Owner() {
+
+        @Override
+        public void onQueued(Bulkhead bulkhead) {
+            ExternalLimitTest.this.queued.incrementAndGet();
+        }
+
+        @Override
+        public void onMaxConcurrentCallsChanged(Bulkhead bulkhead, int maxConcurrentCalls) {
+            ExternalLimitTest.this.boundChanges.add(maxConcurrentCalls);
+        }
+    };
+
+    private final Bulkhead bulkhead = new Bulkhead("leased", BulkheadConfig.custom()
+        .maxConcurrentCalls(10)
+        .maxWaitDuration(Duration.ofSeconds(10))
+        .build());
+
+    @Test
+    void startsWithNoPermitsAndGrowingServesWaitersInOrder() throws Exception {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        assertThat(this.bulkhead.getLimit()).isZero();
+        assertThat(this.bulkhead.tryAcquirePermit()).isFalse();
+        CompletableFuture<Void> parked = CompletableFuture.runAsync(this.bulkhead::acquirePermit,
+                (task) -> Thread.startVirtualThread(task));
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.bulkhead.getWaitingCount() == 1);
+        assertThat(this.queued).hasValue(1);
+        external.grow(1);
+        parked.get(5, TimeUnit.SECONDS);
+        assertThat(this.bulkhead.getActiveCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shrinkingReportsThePermitsStillInUse() {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        external.grow(3);
+        this.bulkhead.acquirePermit();
+        this.bulkhead.acquirePermit();
+        assertThat(external.shrinkTo(1)).isEqualTo(2);
+        assertThat(external.shrinkTo(0)).isEqualTo(2);
+        this.bulkhead.onComplete(0);
+        assertThat(external.shrinkTo(0)).isEqualTo(1);
+        this.bulkhead.onComplete(0);
+        assertThat(external.shrinkTo(0)).isZero();
+    }
+
+    @Test
+    void changeLimitSetsOnlyTheBoundAndTellsTheOwner() {
+        ExternalLimit.attach(this.bulkhead, this.owner);
+        this.bulkhead.changeLimit(25);
+        assertThat(this.bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(25);
+        assertThat(this.bulkhead.getLimit()).isZero();
+        assertThat(this.boundChanges).containsExactly(25);
+    }
+
+    @Test
+    void rejectingWaitersReachesParkedCallersWithTheReason() throws Exception {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        CompletableFuture<Void> parked = CompletableFuture.runAsync(this.bulkhead::acquirePermit,
+                (task) -> Thread.startVirtualThread(task));
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.bulkhead.getWaitingCount() == 1);
+        assertThat(external.rejectWaiting(RejectionReason.CLUSTER_UNAVAILABLE, "cluster down")).isEqualTo(1);
+        assertThat(parked).failsWithin(Duration.ofSeconds(5))
+            .withThrowableThat()
+            .havingCause()
+            .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                    (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.CLUSTER_UNAVAILABLE));
+        assertThat(this.bulkhead.getRejectedCount(RejectionReason.CLUSTER_UNAVAILABLE)).isEqualTo(1);
+        assertThat(this.bulkhead.getWaitingCount()).isZero();
+    }
+
+    @Test
+    void anAdaptiveOrAlreadyLeasedLimitCannotBeLeased() {
+        ExternalLimit.attach(this.bulkhead, this.owner);
+        assertThatIllegalStateException().isThrownBy(() -> ExternalLimit.attach(this.bulkhead, this.owner))
+            .withMessage("Bulkhead 'leased': its limit is already leased; a leased limit needs a static one");
+    }
+
+    @Test
+    void detachingGivesTheLimitBackToTheConfig() {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        external.detach();
+        assertThat(this.bulkhead.getLimit()).isEqualTo(10);
+    }
+
+    @Test
+    void callsRacingAShrinkNeverExceedWhatItReports() throws Exception {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        AtomicInteger inUse = new AtomicInteger();
+        AtomicInteger bound = new AtomicInteger(8);
+        AtomicInteger violations = new AtomicInteger();
+        external.grow(8);
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            callers.add(Thread.ofPlatform().start(() -> {
+                while (System.nanoTime() < end) {
+                    if (this.bulkhead.tryAcquirePermit()) {
+                        if (inUse.incrementAndGet() > bound.get()) {
+                            violations.incrementAndGet();
+                        }
+                        inUse.decrementAndGet();
+                        this.bulkhead.releasePermit();
+                    }
+                }
+            }));
+        }
+        int rounds = 0;
+        while (System.nanoTime() < end) {
+            int keep = external.shrinkTo(rounds % 4);
+            bound.set(keep);
+            // What it reported is an upper bound from now on, until it grows again.
+            Thread.onSpinWait();
+            bound.set(8);
+            external.grow(8);
+            rounds++;
+        }
+        for (Thread caller : callers) {
+            caller.join();
+        }
+        assertThat(rounds).isGreaterThan(100);
+        assertThat(violations).hasValue(0);
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+    }
+}

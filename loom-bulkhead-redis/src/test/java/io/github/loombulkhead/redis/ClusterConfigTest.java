@@ -1,0 +1,68 @@
+package io.github.loombulkhead.redis;
+
+import java.time.Duration;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** Bad configuration fails at once, naming what is wrong and how to fix it. */
+@ExtendWith(RedisServerExtension.class)
+class ClusterConfigTest {
+
+    @Test
+    void aLeaseShorterThan300MillisIsRefused() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> ClusterConfig.custom().leaseDuration(Duration.ofMillis(100)).build())
+            .withMessage("leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S");
+    }
+
+    @Test
+    void aKeyPrefixWithBracesIsRefused(RedisServer redis) {
+        LettuceConnectionFactory factory = redis.connectionFactory();
+        try {
+            assertThatIllegalArgumentException().isThrownBy(() -> ClusterBulkheads.create(factory, "app:{prod}"))
+                .withMessage("cluster key prefix must be non-blank and free of braces (they are added around the "
+                        + "bulkhead name) but was 'app:{prod}'");
+        }
+        finally {
+            factory.destroy();
+        }
+    }
+
+    @Test
+    void aBulkheadThatCannotWaitIsRefused(RedisServer redis) {
+        LettuceConnectionFactory factory = redis.connectionFactory();
+        try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, "test")) {
+            Bulkhead noWait = new Bulkhead("orders", BulkheadConfig.custom().maxWaitDuration(Duration.ZERO).build());
+            assertThatIllegalArgumentException().isThrownBy(() -> cluster.attach(noWait, ClusterConfig.ofDefaults()))
+                .withMessageStartingWith("Bulkhead 'orders' cannot wait (queueCapacity 10000, maxWaitDuration PT0S)")
+                .withMessageEndingWith("allow at least one waiting call and a wait of a few milliseconds");
+        }
+        finally {
+            factory.destroy();
+        }
+    }
+
+    @Test
+    void anAdaptiveBulkheadIsRefused(RedisServer redis) {
+        LettuceConnectionFactory factory = redis.connectionFactory();
+        try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, "test")) {
+            Bulkhead adaptive = new Bulkhead("orders", BulkheadConfig.custom()
+                .adaptive(AdaptiveLimitConfig.custom().build())
+                .build());
+            assertThatIllegalArgumentException().isThrownBy(() -> cluster.attach(adaptive, ClusterConfig.ofDefaults()))
+                .withMessage("Bulkhead 'orders' has an adaptive limit, which a cluster limit does not support yet: "
+                        + "remove its adaptive settings or disable cluster");
+        }
+        finally {
+            factory.destroy();
+        }
+    }
+}

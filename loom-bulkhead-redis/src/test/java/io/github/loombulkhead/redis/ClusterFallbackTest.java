@@ -1,0 +1,99 @@
+package io.github.loombulkhead.redis;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/** What cluster bulkheads do while Redis is away, and after it comes back; each test has its own redis-server. */
+class ClusterFallbackTest {
+
+    private RedisServer redis;
+
+    private Replica a;
+
+    private Replica b;
+
+    @BeforeEach
+    void startRedis() {
+        this.redis = RedisServer.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (this.a != null) {
+            this.a.close();
+        }
+        if (this.b != null) {
+            this.b.close();
+        }
+        this.redis.stop();
+    }
+
+    private void replicas(int limit, ClusterFallback fallback) {
+        String prefix = "test-" + UUID.randomUUID();
+        ClusterConfig config = ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).fallback(fallback).build();
+        this.a = new Replica(this.redis, prefix, "callee", limit, config);
+        this.b = new Replica(this.redis, prefix, "callee", limit, config);
+        // Both have synced once, so each knows two processes are alive.
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getProcessCount() == 2
+                && this.b.clusterBulkhead.getProcessCount() == 2);
+    }
+
+    @Test
+    void localFallbackEnforcesTheShareOfEachReplicaAndRedisTakesOverAgain() {
+        replicas(6, ClusterFallback.LOCAL);
+        this.a.bulkhead.acquirePermit();
+        this.redis.stop();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.FALLBACK);
+        // 6 / 2 processes: 3 each, the call that held a lease included.
+        assertThat(this.a.bulkhead.getLimit()).isEqualTo(3);
+        assertThat(this.a.bulkhead.tryAcquirePermit()).isTrue();
+        assertThat(this.a.bulkhead.tryAcquirePermit()).isTrue();
+        assertThat(this.a.bulkhead.tryAcquirePermit()).isFalse();
+        assertThat(this.a.clusterBulkhead.getErrorCount()).isPositive();
+
+        this.redis.restart();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+        // The restarted Redis lost everything: the three calls still running are claimed again, not lost.
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getHeldPermits() == 3);
+        // b claims its whole share when it comes back and gives back what it does not use at its next sync.
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getClusterInFlight() == 3);
+        for (int i = 0; i < 3; i++) {
+            this.a.bulkhead.onComplete(0);
+        }
+        // Given back, not counted twice.
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getHeldPermits() == 0);
+        for (int i = 0; i < 6; i++) {
+            this.b.bulkhead.acquirePermit();
+        }
+        assertThat(this.b.clusterBulkhead.getClusterInFlight()).isEqualTo(6);
+        for (int i = 0; i < 6; i++) {
+            this.b.bulkhead.onComplete(0);
+        }
+    }
+
+    @Test
+    void rejectFallbackRejectsWithClusterUnavailableUntilRedisIsBack() {
+        replicas(4, ClusterFallback.REJECT);
+        this.redis.stop();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.FALLBACK);
+        assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(this.a.bulkhead::acquirePermit)
+            .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.CLUSTER_UNAVAILABLE));
+        assertThat(this.a.bulkhead.getRejectedCount(RejectionReason.CLUSTER_UNAVAILABLE)).isEqualTo(1);
+
+        this.redis.restart();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+        this.a.bulkhead.acquirePermit();
+        assertThat(this.a.clusterBulkhead.getHeldPermits()).isEqualTo(1);
+        this.a.bulkhead.onComplete(0);
+    }
+}

@@ -37,11 +37,13 @@ public class LoomBulkheadProperties {
      * Settings of individual bulkheads by name; unset fields come from loom.bulkhead.defaults. A name used by
      * @Bulkhead or an HTTP group without an entry here gets the defaults.
      */
-    private final Map<String, Instance> instances = new LinkedHashMap<>();
+    private final Map<String, NamedInstance> instances = new LinkedHashMap<>();
 
     private final Http http = new Http();
 
     private final TaskExecution taskExecution = new TaskExecution();
+
+    private final Cluster cluster = new Cluster();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -63,7 +65,7 @@ public class LoomBulkheadProperties {
         return this.defaults;
     }
 
-    public Map<String, Instance> getInstances() {
+    public Map<String, NamedInstance> getInstances() {
         return this.instances;
     }
 
@@ -73,6 +75,10 @@ public class LoomBulkheadProperties {
 
     public TaskExecution getTaskExecution() {
         return this.taskExecution;
+    }
+
+    public Cluster getCluster() {
+        return this.cluster;
     }
 
     /** Settings every bulkhead starts from; equal to the core library's defaults unless changed. */
@@ -197,6 +203,88 @@ public class LoomBulkheadProperties {
         public InstanceAdaptive getAdaptive() {
             return this.adaptive;
         }
+    }
+
+    /** A bulkhead configured by name, which may share its limit across processes. */
+    public static class NamedInstance extends Instance {
+
+        private final InstanceCluster cluster = new InstanceCluster();
+
+        public InstanceCluster getCluster() {
+            return this.cluster;
+        }
+    }
+
+    /** Settings every cluster bulkhead shares (loom-bulkhead-redis and a RedisConnectionFactory bean needed). */
+    public static class Cluster {
+
+        /**
+         * Prefix of the Redis keys of cluster bulkheads; separates applications and environments that share a Redis.
+         */
+        private String keyPrefix = "loom-bulkhead";
+
+        public String getKeyPrefix() {
+            return this.keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+    }
+
+    /** A limit shared by every process that uses the bulkhead's name against the same Redis. */
+    public static class InstanceCluster {
+
+        /**
+         * Whether max-concurrent-calls bounds all processes together, through permits leased from Redis.
+         */
+        private boolean enabled = false;
+
+        /**
+         * How long a process keeps its permits after its last renewal; a dead process's permits come back after
+         * that (plus at most 1 s). At least 300 ms.
+         */
+        private Duration leaseDuration = Duration.ofSeconds(5);
+
+        /**
+         * What happens while Redis cannot be reached: 'local' enforces the limit divided by the processes last seen
+         * alive in each process; 'reject' rejects every call with reason cluster-unavailable.
+         */
+        private ClusterFallbackMode fallback = ClusterFallbackMode.LOCAL;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getLeaseDuration() {
+            return this.leaseDuration;
+        }
+
+        public void setLeaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+        }
+
+        public ClusterFallbackMode getFallback() {
+            return this.fallback;
+        }
+
+        public void setFallback(ClusterFallbackMode fallback) {
+            this.fallback = fallback;
+        }
+    }
+
+    /** What a cluster bulkhead does while Redis cannot be reached. */
+    public enum ClusterFallbackMode {
+
+        /** Each process enforces the limit divided by the processes last seen alive, at least 1. */
+        LOCAL,
+
+        /** Every call is rejected with reason cluster-unavailable. */
+        REJECT
     }
 
     /** Bulkheads on RestClients, without code. */

@@ -112,6 +112,10 @@ final class PropertyKeys {
     }
 
     private void collect(Class<?> group, List<Segment> path) {
+        if (isNested(group.getSuperclass())) {
+            // Inherited keys first, e.g. an instance's settings before its cluster group.
+            collect(group.getSuperclass(), path);
+        }
         for (Field field : group.getDeclaredFields()) {
             PropertyDescriptor property = BeanUtils.getPropertyDescriptor(group, field.getName());
             if (Modifier.isStatic(field.getModifiers()) || property == null || property.getReadMethod() == null) {

@@ -48,7 +48,7 @@ class BulkheadsEndpointTest {
         assertThat(descriptor.config().maxWaitDuration()).isEqualTo("PT5S");
         assertThat(descriptor.config().queueCapacity()).isEqualTo(10_000);
         assertThat(descriptor.rejectedByReason()).containsOnlyKeys("queue-full", "wait-timed-out", "shut-down",
-                "interrupted");
+                "interrupted", "cluster-unavailable");
         callee.releasePermit();
     }
 

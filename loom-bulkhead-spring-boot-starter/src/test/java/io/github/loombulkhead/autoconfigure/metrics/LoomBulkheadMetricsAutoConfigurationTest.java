@@ -56,7 +56,7 @@ class LoomBulkheadMetricsAutoConfigurationTest {
                     "Maximum number of calls or tasks that may hold a permit at once");
             assertThat(registry.get("loom.bulkhead.active").tag("name", "callee").gauge().value()).isZero();
             assertThat(registry.get("loom.bulkhead.waiting").tag("name", "callee").gauge().value()).isZero();
-            assertThat(registry.get("loom.bulkhead.calls").tag("name", "callee").counters()).hasSize(5)
+            assertThat(registry.get("loom.bulkhead.calls").tag("name", "callee").counters()).hasSize(6)
                 .allSatisfy((counter) -> assertThat(counter.count()).isZero())
                 .allSatisfy((counter) -> assertThat(counter.getId().getBaseUnit()).isEqualTo("calls"));
             assertThat(registry.get("loom.bulkhead.wait").tag("name", "callee").timers()).hasSize(2);

@@ -1,0 +1,183 @@
+package io.github.loombulkhead.autoconfigure.cluster;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.InvalidBulkheadPropertyException;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
+import io.github.loombulkhead.autoconfigure.endpoint.LoomBulkheadEndpointAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
+import io.github.loombulkhead.redis.ClusterBulkhead;
+import io.github.loombulkhead.redis.ClusterBulkheads;
+import io.github.loombulkhead.redis.ClusterFallback;
+import io.github.loombulkhead.redis.ClusterMode;
+import io.github.loombulkhead.redis.RedisServer;
+import io.github.loombulkhead.redis.RedisServerExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The starter wires cluster bulkheads to Spring Boot's RedisConnectionFactory, a real redis-server behind it. */
+@ExtendWith(RedisServerExtension.class)
+class LoomBulkheadClusterAutoConfigurationTest {
+
+    private ApplicationContextRunner contextRunner;
+
+    @BeforeEach
+    void contextRunner(RedisServer redis) {
+        this.contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, MetricsAutoConfiguration.class,
+                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+                    LoomBulkheadAutoConfiguration.class, LoomBulkheadMetricsAutoConfiguration.class,
+                    LoomBulkheadEndpointAutoConfiguration.class, LoomBulkheadClusterAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true", "spring.data.redis.host=127.0.0.1",
+                    "spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=500ms",
+                    "loom.bulkhead.cluster.key-prefix=test-" + UUID.randomUUID(),
+                    "loom.bulkhead.instances.callee.max-concurrent-calls=3",
+                    "loom.bulkhead.instances.callee.cluster.enabled=true",
+                    "loom.bulkhead.instances.callee.cluster.lease-duration=2s",
+                    "loom.bulkhead.instances.callee.cluster.fallback=reject",
+                    "loom.bulkhead.instances.local.max-concurrent-calls=3");
+    }
+
+    @Test
+    void theLimitIsSharedByTwoApplicationsAgainstOneRedis() {
+        this.contextRunner.run((first) -> this.contextRunner.run((second) -> {
+            Bulkhead callee = first.getBean(BulkheadRegistry.class).bulkhead("callee");
+            for (int i = 0; i < 3; i++) {
+                callee.acquirePermit();
+            }
+            Bulkhead other = second.getBean(BulkheadRegistry.class).bulkhead("callee");
+            assertThat(other.tryAcquirePermit()).isFalse();
+            ClusterBulkhead otherCluster = second.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+            await().atMost(Duration.ofSeconds(5)).until(() -> otherCluster.getClusterInFlight() == 3);
+            assertThat(otherCluster.getConfig().getLeaseDuration()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(otherCluster.getConfig().getFallback()).isEqualTo(ClusterFallback.REJECT);
+            // Only the bulkhead that enables cluster is leased.
+            assertThat(first.getBean(ClusterBulkheads.class).getAll()).extracting(ClusterBulkhead::getName)
+                .containsExactly("callee");
+            assertThat(first.getBean(BulkheadRegistry.class).bulkhead("local").getLimit()).isEqualTo(3);
+            for (int i = 0; i < 3; i++) {
+                callee.onComplete(0);
+            }
+        }));
+    }
+
+    @Test
+    void anActuatorLimitWriteAppliesToEveryApplication() {
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*")
+            .run((first) -> this.contextRunner.run((second) -> {
+                first.getBean(BulkheadsEndpoint.class).update(new String[] { "callee" }, 5, null);
+                ClusterBulkhead other = second.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+                await().atMost(Duration.ofSeconds(5)).until(() -> other.getLimit() == 5);
+                assertThat(second.getBean(BulkheadRegistry.class).bulkhead("callee").getConfig().getMaxConcurrentCalls())
+                    .isEqualTo(5);
+            }));
+    }
+
+    @Test
+    void metersShowTheClusterView() {
+        this.contextRunner.run((context) -> {
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            callee.acquirePermit();
+            callee.acquirePermit();
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(meters.get("loom.bulkhead.cluster.permits.held").tag("name", "callee").gauge().value())
+                .isEqualTo(2.0);
+            assertThat(meters.get("loom.bulkhead.cluster.limit").tag("name", "callee").gauge().value()).isEqualTo(3.0);
+            assertThat(meters.get("loom.bulkhead.cluster.fallback").tag("name", "callee").gauge().value()).isZero();
+            assertThat(meters.get("loom.bulkhead.cluster.renewals").tag("name", "callee").functionCounter().count())
+                .isPositive();
+            assertThat(meters.get("loom.bulkhead.cluster.errors").tag("name", "callee").functionCounter().count())
+                .isZero();
+            assertThat(meters.get("loom.bulkhead.cluster.round.trip").tags("name", "callee", "outcome", "success")
+                .timer()
+                .count()).isPositive();
+            await().atMost(Duration.ofSeconds(5))
+                .until(() -> meters.get("loom.bulkhead.cluster.in.flight").tag("name", "callee").gauge().value() == 2.0);
+            callee.onComplete(0);
+            callee.onComplete(0);
+        });
+    }
+
+    @Test
+    void theEndpointShowsTheClusterView() {
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*").run((context) -> {
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            callee.acquirePermit();
+            BulkheadClusterEndpoint endpoint = context.getBean(BulkheadClusterEndpoint.class);
+            BulkheadClusterEndpoint.ClusterBulkheadDescriptor view = endpoint.bulkhead("callee");
+            assertThat(view.limit()).isEqualTo(3);
+            assertThat(view.heldPermits()).isEqualTo(1);
+            assertThat(view.localActive()).isEqualTo(1);
+            assertThat(view.mode()).isEqualTo(ClusterMode.CLUSTER);
+            assertThat(view.fallback()).isEqualTo("reject");
+            assertThat(endpoint.cluster().processId())
+                .isEqualTo(context.getBean(ClusterBulkheads.class).getProcessId());
+            assertThat(endpoint.cluster().bulkheads()).containsOnlyKeys("callee");
+            callee.onComplete(0);
+        });
+    }
+
+    @Test
+    void withoutAnInstanceThatEnablesClusterNothingTalksToRedis() {
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                    LoomBulkheadAutoConfiguration.class, LoomBulkheadClusterAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.instances.callee.max-concurrent-calls=3")
+            .run((context) -> {
+                assertThat(context).hasNotFailed().doesNotHaveBean(ClusterBulkheads.class);
+                assertThat(context.getBean(BulkheadRegistry.class).bulkhead("callee").getLimit()).isEqualTo(3);
+            });
+    }
+
+    @Test
+    void clusterWithoutARedisConnectionFactoryFailsNamingTheProperty() {
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                    LoomBulkheadClusterAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.instances.callee.cluster.enabled=true")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .isInstanceOf(InvalidBulkheadPropertyException.class)
+                .hasMessage("Invalid value 'true' for property 'loom.bulkhead.instances.callee.cluster.enabled': cluster "
+                        + "limits need a RedisConnectionFactory bean and there is none"));
+    }
+
+    @Test
+    void clusterWithoutTheRedisModuleFailsNamingIt() {
+        new ApplicationContextRunner().withClassLoader(new FilteredClassLoader(ClusterBulkheads.class))
+            .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                    LoomBulkheadClusterAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.instances.callee.cluster.enabled=true")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .hasMessage("Invalid value 'true' for property 'loom.bulkhead.instances.callee.cluster.enabled': cluster "
+                        + "limits need loom-bulkhead-redis on the class path"));
+    }
+
+    @Test
+    void aLeaseTooShortFailsNamingTheProperty() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.callee.cluster.lease-duration=100ms")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .isInstanceOf(InvalidBulkheadPropertyException.class)
+                .hasMessage("Invalid value 'PT0.1S' for property 'loom.bulkhead.instances.callee.cluster.lease-duration': "
+                        + "leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S"));
+    }
+}

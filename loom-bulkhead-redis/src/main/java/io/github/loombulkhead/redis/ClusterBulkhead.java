@@ -75,6 +75,14 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     private long settleUntil;
 
+    private long fallbackSince;
+
+    /** The permits leased when Redis went away: the most used in fallback during the first lease. */
+    private int leasedAtFailure;
+
+    /** The local share when Redis went away, from the processes seen alive before: used until one lease after it is back. */
+    private int shareAtFailure = Integer.MAX_VALUE;
+
     ClusterBulkhead(Bulkhead bulkhead, ClusterConfig config, RedisLeases leases, ClusterListener listener) {
         this.bulkhead = bulkhead;
         this.config = config;
@@ -278,7 +286,8 @@ public final class ClusterBulkhead implements AutoCloseable {
             cap = Math.min(cap, last.fairShare());
         }
         if (now - this.settleUntil < 0) {
-            cap = Math.min(cap, localShare());
+            // A Redis that restarted has seen only some of the processes yet: keep the share from before.
+            cap = Math.min(cap, this.shareAtFailure);
         }
         return cap;
     }
@@ -295,14 +304,21 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.listener.onRoundTrip(this, nanos, ex);
         // Whatever Redis did with the last request, nothing is trusted until the next sync claims what is in use.
         this.held = 0;
+        long now = System.nanoTime();
         if (this.mode == ClusterMode.CLUSTER) {
+            this.fallbackSince = now;
+            this.leasedAtFailure = this.initialized ? this.external.limit() : Integer.MAX_VALUE;
+            this.shareAtFailure = localShare();
             this.mode = ClusterMode.FALLBACK;
             logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis unreachable, falling back to "
                     + this.config.getFallback() + ": " + ex);
             this.listener.onModeChanged(this, ClusterMode.FALLBACK);
         }
         if (this.config.getFallback() == ClusterFallback.LOCAL) {
-            int share = localShare();
+            // Other processes may still use their leases until they notice: during the first lease, no more than
+            // was leased here.
+            int share = (now - this.fallbackSince < this.config.getLeaseDuration().toNanos())
+                    ? Math.min(this.shareAtFailure, this.leasedAtFailure) : this.shareAtFailure;
             if (share > this.external.limit()) {
                 this.external.grow(share);
             }

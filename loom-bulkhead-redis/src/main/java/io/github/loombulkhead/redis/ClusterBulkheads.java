@@ -105,8 +105,15 @@ public final class ClusterBulkheads implements AutoCloseable {
         if (this.bulkheads.putIfAbsent(name, cluster) != null) {
             throw new IllegalArgumentException("Bulkhead '" + name + "' already has a cluster limit");
         }
-        this.messages.addMessageListener((message, pattern) -> cluster
-            .remoteSignal(new String(message.getBody(), StandardCharsets.UTF_8)), new ChannelTopic(keys.channel()));
+        try {
+            this.messages.addMessageListener((message, pattern) -> cluster
+                .remoteSignal(new String(message.getBody(), StandardCharsets.UTF_8)), new ChannelTopic(keys.channel()));
+        }
+        catch (RuntimeException ex) {
+            // The container subscribes again once Redis is back; until then the governor polls.
+            System.getLogger(ClusterBulkheads.class.getName()).log(System.Logger.Level.WARNING, "Cluster bulkhead '"
+                    + name + "': cannot subscribe to " + keys.channel() + " yet, polling meanwhile: " + ex);
+        }
         cluster.start();
         return cluster;
     }

@@ -54,8 +54,10 @@ class ClusterFallbackTest {
         this.a.bulkhead.acquirePermit();
         this.redis.stop();
         await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.FALLBACK);
-        // 6 / 2 processes: 3 each, the call that held a lease included.
-        assertThat(this.a.bulkhead.getLimit()).isEqualTo(3);
+        // During the first lease the other replica may still use its leases: no more than was leased here.
+        assertThat(this.a.bulkhead.getLimit()).isEqualTo(1);
+        // Then 6 / 2 processes: 3 each, the call that held a lease included.
+        await().atMost(Duration.ofSeconds(3)).until(() -> this.a.bulkhead.getLimit() == 3);
         assertThat(this.a.bulkhead.tryAcquirePermit()).isTrue();
         assertThat(this.a.bulkhead.tryAcquirePermit()).isTrue();
         assertThat(this.a.bulkhead.tryAcquirePermit()).isFalse();

@@ -29,6 +29,9 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+    /** How long idle leases stay while no other process waits. */
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
     private final Bulkhead bulkhead;
 
     private final ClusterConfig config;
@@ -75,6 +78,8 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     private long settleUntil;
 
+    private long lastBusy;
+
     private long fallbackSince;
 
     /** The permits leased when Redis went away: the most used in fallback during the first lease. */
@@ -97,6 +102,7 @@ public final class ClusterBulkhead implements AutoCloseable {
             }
         });
         this.lastSync = System.nanoTime() - config.renewPeriod().toNanos();
+        this.lastBusy = System.nanoTime() - LINGER_NANOS;
         this.governor = Thread.ofVirtual().name("loom-bulkhead-cluster-" + bulkhead.getName()).unstarted(this::govern);
     }
 
@@ -232,8 +238,15 @@ public final class ClusterBulkhead implements AutoCloseable {
             return POLL_NANOS;
         }
         int demand = this.external.active() + this.external.waiting();
-        int target = Math.min(demand, cap(now));
         int limitNow = this.external.limit();
+        if (demand > 0) {
+            this.lastBusy = now;
+        }
+        LeaseState last = this.state;
+        // Idle leases linger briefly unless another process waits, so calls a few milliseconds apart reuse them.
+        boolean linger = this.mode == ClusterMode.CLUSTER && now - this.lastBusy < LINGER_NANOS
+                && (last == null || last.othersWaiting() == 0);
+        int target = Math.min(linger ? Math.max(demand, limitNow) : demand, cap(now));
         // Never less than what may be in use: calls that got a permit before a shrink keep theirs. In fallback the
         // local share stays in force while retrying, and all of it is claimed when Redis answers.
         int keep = (this.mode == ClusterMode.FALLBACK) ? Math.max(limitNow, this.external.active())
@@ -243,7 +256,8 @@ public final class ClusterBulkhead implements AutoCloseable {
         boolean due = this.mode == ClusterMode.FALLBACK || keep != this.held || want > this.lastWant || remoteChange
                 || now - this.lastSync >= renewNanos || (want > 0 && now - this.lastSync >= POLL_NANOS);
         if (!due) {
-            return Math.min((want > 0) ? POLL_NANOS : renewNanos, this.lastSync + renewNanos - now);
+            long wait = Math.min((want > 0) ? POLL_NANOS : renewNanos, this.lastSync + renewNanos - now);
+            return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
         }
         long start = System.nanoTime();
         LeaseState reply;
@@ -275,7 +289,8 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.external.shrinkTo(usable);
             signal();
         }
-        return (want > 0) ? POLL_NANOS : renewNanos;
+        long wait = (want > 0) ? POLL_NANOS : renewNanos;
+        return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
     }
 
     /** The most permits this process may use now: its fair share while others wait or while settling after a fallback. */

@@ -1,8 +1,11 @@
 package io.github.loombulkhead.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -34,8 +37,17 @@ final class RedisLeases {
         this.leaseMillis = Long.toString(config.getLeaseDuration().toMillis());
     }
 
+    /** The script's text is read once: a resource would be looked up again on every call to check for changes. */
     private static <T> RedisScript<T> script(String name, Class<T> type) {
-        return RedisScript.of(new ClassPathResource(name, RedisLeases.class), type);
+        try (InputStream in = RedisLeases.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script " + name + " next to " + RedisLeases.class.getName());
+            }
+            return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), type);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("cannot read script " + name, ex);
+        }
     }
 
     /** Applies a configured limit that differs from the one last configured; returns the limit in force. */

@@ -17,6 +17,7 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.redis.ClusterBulkhead;
 import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.redis.ClusterConfig;
+import io.github.loombulkhead.redis.ClusterListener;
 import org.redisson.Redisson;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
@@ -56,8 +57,13 @@ public final class ClusterPermitsBenchmark {
                 row("loom-bulkhead-redis, back to back (the lease stays while in use)", latency(calls, permit(cluster.bulkhead), 0));
                 row("loom-bulkhead-redis, 2 ms idle between calls (the lease lingers)",
                         latency(idleCalls, permit(cluster.bulkhead), 2));
+                cluster.roundTrips.clear();
                 row("loom-bulkhead-redis, 50 ms idle between calls (a lease per call)",
                         latency(longIdleCalls, permit(cluster.bulkhead), 50));
+                long[] trips = cluster.roundTrips.stream().mapToLong(Long::longValue).sorted().toArray();
+                row("  of which one script call to Redis (acquire or release)", trips);
+                System.out.println("  Redis " + cluster.connectionFactory.getConnection().serverCommands().info("commandstats")
+                    .getProperty("cmdstat_evalsha"));
             }
             RedissonClient redisson = redisson(redis.port);
             try {
@@ -73,6 +79,9 @@ public final class ClusterPermitsBenchmark {
             }
             finally {
                 redisson.shutdown();
+            }
+            if (seconds == 0) {
+                System.exit(0);
             }
             System.out.println();
             System.out.println("Permits per second at a shared limit of " + LIMIT + ", 1 ms per call, demand 2x the limit, "
@@ -234,11 +243,18 @@ public final class ClusterPermitsBenchmark {
 
         final ClusterBulkhead cluster;
 
+        final java.util.concurrent.ConcurrentLinkedQueue<Long> roundTrips = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
         Process(int port, String prefix) {
             this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
             this.connectionFactory.afterPropertiesSet();
             this.connectionFactory.start();
-            this.bulkheads = ClusterBulkheads.create(this.connectionFactory, prefix);
+            this.bulkheads = ClusterBulkheads.create(this.connectionFactory, prefix, new ClusterListener() {
+                @Override
+                public void onRoundTrip(ClusterBulkhead cluster, long nanos, RuntimeException error) {
+                    Process.this.roundTrips.add(nanos);
+                }
+            });
             this.bulkhead = new Bulkhead("callee", BulkheadConfig.custom()
                 .maxConcurrentCalls(LIMIT)
                 .maxWaitDuration(Duration.ofSeconds(30))

@@ -23,6 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
+ * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
+ * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
+ * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, once.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
  * the last overload without queueing, doubling its step per window up to 50 % per RTT. The limit never grows beyond
@@ -53,6 +56,11 @@ final class GradientLimit implements LimitAlgorithm {
 
     private static final int RTT_CAP = 4;
 
+    private static final double COLLAPSE_BACKOFF = 0.25;
+
+    /** A collapse: more than this many drops per success since the last decrease. */
+    private static final int COLLAPSE_FAILURES = 3;
+
     private final AdaptiveLimitConfig config;
 
     private final double tolerance;
@@ -70,6 +78,11 @@ final class GradientLimit implements LimitAlgorithm {
     private final AtomicInteger maxQuietInflight = new AtomicInteger();
 
     private final DropCounter drops;
+
+    /** Calls that finished since the last decrease, and COLLAPSE_FAILURES × their successes minus their drops. */
+    private final AtomicInteger sinceDecrease = new AtomicInteger();
+
+    private final AtomicInteger balanceSinceDecrease = new AtomicInteger();
 
     private volatile SampleWindow window;
 
@@ -95,6 +108,9 @@ final class GradientLimit implements LimitAlgorithm {
     private int overloadWindows;
 
     private boolean droppedInOverload;
+
+    /** Whether the last decrease was for a collapse: the calls sent before it are known to fail. */
+    private volatile boolean collapsed;
 
     private int probes;
 
@@ -132,7 +148,17 @@ final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        if (outcome == Outcome.IGNORED || startNanos < this.lastDecreaseNanos) {
+        if (outcome == Outcome.IGNORED) {
+            return this.published;
+        }
+        this.sinceDecrease.incrementAndGet();
+        this.balanceSinceDecrease.addAndGet((outcome == Outcome.DROPPED) ? -1 : COLLAPSE_FAILURES);
+        if (startNanos < this.lastDecreaseNanos) {
+            if (!this.collapsed && isCollapse()) {
+                // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
+                this.pendingDropEnd.accumulateAndGet(startNanos + rttNanos, Math::max);
+                drain();
+            }
             return this.published;
         }
         long rtt = Math.max(1, rttNanos);
@@ -175,6 +201,15 @@ final class GradientLimit implements LimitAlgorithm {
                 (knee == Double.MAX_VALUE) ? 0 : (int) knee);
     }
 
+    /**
+     * Whether at least half a limit's worth of calls finished since the last decrease and more than
+     * {@code COLLAPSE_FAILURES} of them failed per success.
+     */
+    private boolean isCollapse() {
+        return this.balanceSinceDecrease.get() < 0
+                && this.sinceDecrease.get() >= Math.max(this.config.getWindowSamples(), this.published / 2);
+    }
+
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
     private void drain() {
         while (hasWork() && this.lock.tryLock()) {
@@ -207,7 +242,15 @@ final class GradientLimit implements LimitAlgorithm {
                 target = Math.max(this.limit * 0.5, Math.min(target, dropKnee));
             }
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
+            boolean collapse = false;
+            if (isCollapse()) {
+                // More calls failed than succeeded: the callee's queue holds calls whose callers gave up, and every
+                // new call waits behind them. Send few until it drained, then return to the knee.
+                target = Math.min(target, this.limit * COLLAPSE_BACKOFF);
+                collapse = true;
+            }
             decrease(target, dropEnd);
+            this.collapsed = collapse;
             this.droppedInOverload = true;
             return;
         }
@@ -333,6 +376,9 @@ final class GradientLimit implements LimitAlgorithm {
         this.pendingGrowth.reset();
         this.maxQuietInflight.set(0);
         this.drops.reset();
+        this.sinceDecrease.set(0);
+        this.balanceSinceDecrease.set(0);
+        this.collapsed = false;
         publish();
         this.window = newWindow();
     }

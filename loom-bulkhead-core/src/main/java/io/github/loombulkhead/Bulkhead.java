@@ -156,7 +156,7 @@ public final class Bulkhead {
 
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
     BulkheadRejectedException countRejection(RejectionReason reason, long waitNanos, String detail) {
-        return this.statistics.rejected(this, reason, waitNanos, detail);
+        return this.statistics.countRejection(this, reason, waitNanos, detail);
     }
 
     /**

@@ -222,7 +222,7 @@ final class Permits {
     private void rejectExpired(List<Waiter> expired, long maxWait) {
         for (Waiter waiter : expired) {
             long waited = System.nanoTime() - waiter.enqueuedAt;
-            BulkheadRejectedException rejection = this.statistics.rejected(this.owner, RejectionReason.WAIT_TIMED_OUT, waited, "waited "
+            BulkheadRejectedException rejection = this.statistics.countRejection(this.owner, RejectionReason.WAIT_TIMED_OUT, waited, "waited "
                     + waited / 1_000_000 + " ms, max wait " + Duration.ofNanos(maxWait));
             try {
                 waiter.onReject(rejection);

@@ -79,7 +79,7 @@ final class PerBulkheadMeters {
         if (bulkhead.isAdaptive()) {
             gauge(registry, ADAPTIVE_CEILING, bulkhead, name,
                     "Highest limit the adaptive algorithm may set: max-concurrent-calls",
-                    (b) -> b.getConfig().getMaxConcurrentCalls());
+                    Bulkhead::getCeiling);
             this.rtt = Timer.builder(ADAPTIVE_RTT)
                 .description("Round trip time of each finished call the adaptive limit algorithm took as a sample")
                 .tags(name)

@@ -56,10 +56,7 @@ public final class LoomBulkheadAutoConfiguration {
             ResourceLoader resourceLoader) {
         BulkheadConfigMapper mapper = new BulkheadConfigMapper(properties, new PropertyOrigins(environment),
                 resourceLoader.getClassLoader());
-        mapper.defaults();
-        mapper.instances();
-        mapper.perHostTemplate();
-        mapper.validateIntegrations();
+        mapper.validate();
         return mapper;
     }
 

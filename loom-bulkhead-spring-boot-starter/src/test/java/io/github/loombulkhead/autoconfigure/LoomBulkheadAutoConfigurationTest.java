@@ -79,6 +79,7 @@ class LoomBulkheadAutoConfigurationTest {
                     results.add(executor.submit(() -> {
                         maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
                         try {
+                            // Work that holds the permit, as the callee's 3 s did in the reference burst.
                             Thread.sleep(100);
                         }
                         finally {

@@ -169,16 +169,7 @@ public final class Bulkhead {
      * minimum limit
      */
     public void changeLimit(int newLimit) {
-        if (newLimit < 1) {
-            throw new IllegalArgumentException("Bulkhead '" + this.name
-                    + "': maxConcurrentCalls must be at least 1 but was " + newLimit);
-        }
-        try {
-            this.limits.changeCeiling(newLimit);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("Bulkhead '" + this.name + "': " + ex.getMessage(), ex);
-        }
+        this.limits.changeCeiling(newLimit);
     }
 
     /** Called by {@link LimitControl} under its lock. */

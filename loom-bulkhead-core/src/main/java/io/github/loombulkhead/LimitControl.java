@@ -68,12 +68,16 @@ final class LimitControl {
     }
 
     /**
-     * Changes the ceiling and returns the configuration that has it. A static limit becomes the
-     * ceiling; an adaptive algorithm restarts below it from the current limit (lowered to the new
-     * ceiling if above it).
-     * @throws IllegalArgumentException if the ceiling is below an adaptive bulkhead's minimum limit
+     * Changes the ceiling. A static limit becomes the ceiling; an adaptive algorithm restarts below it
+     * from the current limit (lowered to the new ceiling if above it).
+     * @throws IllegalArgumentException naming the bulkhead if the ceiling is below 1 or below an adaptive
+     * bulkhead's minimum limit
      */
     void changeCeiling(int newCeiling) {
+        if (newCeiling < 1) {
+            throw new IllegalArgumentException("Bulkhead '" + this.owner.getName()
+                    + "': maxConcurrentCalls must be at least 1 but was " + newCeiling);
+        }
         this.lock.lock();
         try {
             BulkheadConfig config = this.owner.getConfig();
@@ -90,6 +94,9 @@ final class LimitControl {
             this.owner.configChanged(changed);
             this.algorithm = restarted;
             setLimit(initialLimit(restarted, changed));
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("Bulkhead '" + this.owner.getName() + "': " + ex.getMessage(), ex);
         }
         finally {
             this.lock.unlock();

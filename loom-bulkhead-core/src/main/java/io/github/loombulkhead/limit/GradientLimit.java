@@ -1,9 +1,7 @@
 package io.github.loombulkhead.limit;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -48,18 +46,9 @@ final class GradientLimit implements LimitAlgorithm {
 
     private static final double DRAIN_MARGIN = 0.03;
 
-    private static final int DRAIN_WINDOWS = 5;
-
-    private static final double FASTER = 0.8;
-
-    private static final double FLAT = 0.8;
-
     private static final int RTT_CAP = 4;
 
     private static final double COLLAPSE_BACKOFF = 0.25;
-
-    /** A collapse: more than this many drops per success since the last decrease. */
-    private static final int COLLAPSE_FAILURES = 3;
 
     private final AdaptiveLimitConfig config;
 
@@ -71,26 +60,17 @@ final class GradientLimit implements LimitAlgorithm {
 
     private final DoubleAdder pendingGrowth = new DoubleAdder();
 
-    private final AtomicLong pendingDropEnd = new AtomicLong(Long.MIN_VALUE);
-
-    private final AtomicLong pendingDropKnee = new AtomicLong(Double.doubleToLongBits(Double.MAX_VALUE));
-
     private final AtomicInteger maxQuietInflight = new AtomicInteger();
 
-    private final DropCounter drops;
+    private final DropSignals drops;
 
-    /** Calls that finished since the last decrease, and COLLAPSE_FAILURES × their successes minus their drops. */
-    private final AtomicInteger sinceDecrease = new AtomicInteger();
-
-    private final AtomicInteger balanceSinceDecrease = new AtomicInteger();
+    private final NoLoadRtt noLoadRtt;
 
     private volatile SampleWindow window;
 
     private volatile long lastDecreaseNanos = Long.MIN_VALUE;
 
     private volatile int published;
-
-    private volatile long noLoadRtt;
 
     private volatile long windowRtt;
 
@@ -116,23 +96,14 @@ final class GradientLimit implements LimitAlgorithm {
 
     private int drainCountdown;
 
-    private final long[] drained = new long[DRAIN_WINDOWS];
-
-    private int drainedCount;
-
-    private int flatDrains;
-
-    private long congestedRtt;
-
-    private double congestedInflight;
-
     GradientLimit(AdaptiveLimitConfig config) {
         this.config = config;
         this.tolerance = config.getRttTolerance();
         this.quietRatio = 1 + (this.tolerance - 1) / 2;
         this.limit = config.getInitialLimit();
         this.published = config.getInitialLimit();
-        this.drops = new DropCounter(config.getDropTolerance());
+        this.drops = new DropSignals(config);
+        this.noLoadRtt = new NoLoadRtt(this.tolerance);
         this.window = newWindow();
     }
 
@@ -151,18 +122,17 @@ final class GradientLimit implements LimitAlgorithm {
         if (outcome == Outcome.IGNORED) {
             return this.published;
         }
-        this.sinceDecrease.incrementAndGet();
-        this.balanceSinceDecrease.addAndGet((outcome == Outcome.DROPPED) ? -1 : COLLAPSE_FAILURES);
+        this.drops.finished(outcome == Outcome.DROPPED);
         if (startNanos < this.lastDecreaseNanos) {
-            if (!this.collapsed && isCollapse()) {
+            if (!this.collapsed && this.drops.isCollapse(this.published)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
-                this.pendingDropEnd.accumulateAndGet(startNanos + rttNanos, Math::max);
+                this.drops.due(startNanos + rttNanos);
                 drain();
             }
             return this.published;
         }
         long rtt = Math.max(1, rttNanos);
-        long noLoad = this.noLoadRtt;
+        long noLoad = this.noLoadRtt.get();
         int current = this.published;
         int round = Math.max(this.config.getWindowSamples(), current);
         if (outcome == Outcome.DROPPED) {
@@ -170,16 +140,17 @@ final class GradientLimit implements LimitAlgorithm {
                 // A call that failed after waiting longer than the no-load RTT queued too.
                 this.window.add(startNanos, rtt, inflight);
             }
-            if (this.drops.count(true, round)) {
+            if (this.drops.counted(true, round)) {
                 if (noLoad > 0 && rtt > noLoad) {
-                    double knee = (double) inflight * noLoad / rtt;
-                    this.pendingDropKnee.accumulateAndGet(Double.doubleToLongBits(knee), Math::min);
+                    this.drops.due(startNanos + rtt, (double) inflight * noLoad / rtt);
                 }
-                this.pendingDropEnd.accumulateAndGet(startNanos + rtt, Math::max);
+                else {
+                    this.drops.due(startNanos + rtt);
+                }
             }
         }
         else {
-            this.drops.count(false, round);
+            this.drops.counted(false, round);
             this.window.add(startNanos, rtt, inflight);
             if (noLoad == 0 || rtt <= noLoad * this.quietRatio) {
                 this.maxQuietInflight.accumulateAndGet(inflight, Math::max);
@@ -197,17 +168,8 @@ final class GradientLimit implements LimitAlgorithm {
     @Override
     public Map<String, Number> getEstimates() {
         double knee = this.knee;
-        return Map.of("noLoadRttNanos", this.noLoadRtt, "rttNanos", this.windowRtt, "knee",
+        return Map.of("noLoadRttNanos", this.noLoadRtt.get(), "rttNanos", this.windowRtt, "knee",
                 (knee == Double.MAX_VALUE) ? 0 : (int) knee);
-    }
-
-    /**
-     * Whether at least half a limit's worth of calls finished since the last decrease and more than
-     * {@code COLLAPSE_FAILURES} of them failed per success.
-     */
-    private boolean isCollapse() {
-        return this.balanceSinceDecrease.get() < 0
-                && this.sinceDecrease.get() >= Math.max(this.config.getWindowSamples(), this.published / 2);
     }
 
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
@@ -223,16 +185,15 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean hasWork() {
-        return this.pendingDropEnd.get() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1
+        return this.drops.dueEnd() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1
                 || isComplete(this.window);
     }
 
     /** Guarded by lock. */
     private void work() {
-        long dropEnd = this.pendingDropEnd.get();
+        long dropEnd = this.drops.dueEnd();
         if (dropEnd > this.lastDecreaseNanos) {
-            double dropKnee = Double.longBitsToDouble(
-                    this.pendingDropKnee.getAndSet(Double.doubleToLongBits(Double.MAX_VALUE)));
+            double dropKnee = this.drops.takeKnee();
             double target = this.limit * this.config.getDropBackoff();
             if (this.startup) {
                 // Dropping before the first sign of queueing: the start was far above the callee's capacity.
@@ -243,7 +204,7 @@ final class GradientLimit implements LimitAlgorithm {
             }
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
             boolean collapse = false;
-            if (isCollapse()) {
+            if (this.drops.isCollapse(this.published)) {
                 // More calls failed than succeeded: the callee's queue holds calls whose callers gave up, and every
                 // new call waits behind them. Send few until it drained, then return to the knee.
                 target = Math.min(target, this.limit * COLLAPSE_BACKOFF);
@@ -270,15 +231,19 @@ final class GradientLimit implements LimitAlgorithm {
         long mean = closed.meanRtt();
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;
-        long noLoad = updateNoLoadRtt(mean, closed.meanInflight());
+        if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, this.drainCountdown == 1)) {
+            // A slower callee, not a queue: the limit may return to where the overload began.
+            this.knee = this.peak;
+        }
+        this.drainCountdown = Math.max(0, this.drainCountdown - 1);
+        long noLoad = this.noLoadRtt.get();
         this.windowRtt = mean;
         if (settling) {
             return;
         }
         double ratio = (double) mean / noLoad;
         if (ratio > this.tolerance) {
-            this.congestedRtt = mean;
-            this.congestedInflight = closed.meanInflight();
+            this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;
             decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd());
             this.drainCountdown = 2;
@@ -319,36 +284,6 @@ final class GradientLimit implements LimitAlgorithm {
         return this.config.getIncreaseRatio();
     }
 
-    /**
-     * Guarded by lock. While starting: the lowest window mean. Afterwards: the median of the last drain windows (the
-     * second window after a latency decrease), or at once a window clearly faster than the estimate. When two drain
-     * windows in a row stayed slow although far fewer calls were in flight, the RTT does not come from queueing but
-     * from a slower callee: it becomes the new no-load RTT and the limit may return to where the overload began.
-     */
-    private long updateNoLoadRtt(long mean, double meanInflight) {
-        long noLoad = this.noLoadRtt;
-        if (noLoad == 0 || (this.startup && mean < noLoad) || mean < noLoad * FASTER) {
-            noLoad = mean;
-        }
-        else if (this.drainCountdown == 1) {
-            boolean flat = mean > noLoad * this.tolerance && mean >= FLAT * this.congestedRtt
-                    && meanInflight <= FLAT * this.congestedInflight;
-            this.flatDrains = flat ? this.flatDrains + 1 : 0;
-            if (this.flatDrains >= 2) {
-                this.drainedCount = 0;
-                this.flatDrains = 0;
-                this.knee = this.peak;
-            }
-            this.drained[this.drainedCount++ % DRAIN_WINDOWS] = mean;
-            long[] sorted = Arrays.copyOf(this.drained, Math.min(this.drainedCount, DRAIN_WINDOWS));
-            Arrays.sort(sorted);
-            noLoad = sorted[(sorted.length - 1) / 2];
-        }
-        this.drainCountdown = Math.max(0, this.drainCountdown - 1);
-        this.noLoadRtt = noLoad;
-        return noLoad;
-    }
-
     /** Guarded by lock. */
     private void grow(double growth) {
         double cap = Math.max(this.limit, HEADROOM * this.maxQuietInflight.get() + 1);
@@ -376,8 +311,6 @@ final class GradientLimit implements LimitAlgorithm {
         this.pendingGrowth.reset();
         this.maxQuietInflight.set(0);
         this.drops.reset();
-        this.sinceDecrease.set(0);
-        this.balanceSinceDecrease.set(0);
         this.collapsed = false;
         publish();
         this.window = newWindow();
@@ -388,12 +321,12 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private SampleWindow newWindow() {
-        long noLoad = this.noLoadRtt;
+        long noLoad = this.noLoadRtt.get();
         return new SampleWindow((noLoad > 0) ? noLoad * RTT_CAP : Long.MAX_VALUE);
     }
 
     private boolean isComplete(SampleWindow candidate) {
-        long span = this.noLoadRtt;
+        long span = this.noLoadRtt.get();
         if (span == 0) {
             span = (candidate.count() > 0) ? candidate.meanRtt() : Long.MAX_VALUE;
         }
@@ -402,6 +335,6 @@ final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public String toString() {
-        return "GradientLimit[limit=" + this.published + ", noLoadRtt=" + this.noLoadRtt + "ns]";
+        return "GradientLimit[limit=" + this.published + ", noLoadRtt=" + this.noLoadRtt.get() + "ns]";
     }
 }

@@ -28,7 +28,9 @@ final class RedisProcess implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try (Socket probe = new Socket("127.0.0.1", this.port)) {
-                return;
+                if (probe.isConnected()) {
+                    return;
+                }
             }
             catch (IOException notYet) {
                 if (System.nanoTime() > deadline || !this.process.isAlive()) {
@@ -41,8 +43,13 @@ final class RedisProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         this.process.destroyForcibly();
-        this.process.waitFor(10, TimeUnit.SECONDS);
+        try {
+            this.process.waitFor(10, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

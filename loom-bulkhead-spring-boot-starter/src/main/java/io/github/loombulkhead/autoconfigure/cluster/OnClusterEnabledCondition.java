@@ -8,6 +8,7 @@ import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.NamedInstance
 
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ConditionContext;
@@ -26,9 +27,16 @@ final class OnClusterEnabledCondition extends SpringBootCondition {
 
     /** The names of the instances that enable cluster, sorted. */
     static Set<String> clusterInstances(Environment environment) {
-        Map<String, NamedInstance> instances = Binder.get(environment)
-            .bind("loom.bulkhead.instances", Bindable.mapOf(String.class, NamedInstance.class))
-            .orElse(Map.of());
+        Map<String, NamedInstance> instances;
+        try {
+            instances = Binder.get(environment)
+                .bind("loom.bulkhead.instances", Bindable.mapOf(String.class, NamedInstance.class))
+                .orElse(Map.of());
+        }
+        catch (BindException ex) {
+            // Binding the properties themselves reports the invalid value, with the failure analysis.
+            return Set.of();
+        }
         Set<String> names = new TreeSet<>();
         instances.forEach((name, instance) -> {
             if (instance.getCluster().isEnabled()) {

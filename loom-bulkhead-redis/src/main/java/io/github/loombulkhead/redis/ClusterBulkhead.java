@@ -189,7 +189,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         if (message.equals("wanted") && this.held == 0) {
             return;
         }
-        if (message.startsWith("granted:") && !message.endsWith(this.leases.process())) {
+        if (message.startsWith("granted:") && !message.equals("granted:" + this.leases.process())) {
             return;
         }
         this.remote.set(true);

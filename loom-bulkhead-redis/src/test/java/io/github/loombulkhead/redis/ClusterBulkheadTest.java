@@ -3,7 +3,9 @@ package io.github.loombulkhead.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -187,14 +189,19 @@ class ClusterBulkheadTest {
         Replica b = replica(10, ClusterConfig.ofDefaults());
         AtomicInteger callsOfA = new AtomicInteger();
         AtomicInteger callsOfB = new AtomicInteger();
+        Queue<Long> waitsOfA = new ConcurrentLinkedQueue<>();
+        Queue<Long> waitsOfB = new ConcurrentLinkedQueue<>();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 40; i++) {
                 Replica replica = (i % 2 == 0) ? a : b;
                 AtomicInteger calls = (i % 2 == 0) ? callsOfA : callsOfB;
+                Queue<Long> waits = (i % 2 == 0) ? waitsOfA : waitsOfB;
                 threads.submit(() -> {
                     while (System.nanoTime() < end) {
+                        long start = System.nanoTime();
                         replica.bulkhead.acquirePermit();
+                        waits.add(System.nanoTime() - start);
                         sleep(5);
                         calls.incrementAndGet();
                         replica.bulkhead.onComplete(5_000_000);
@@ -205,6 +212,16 @@ class ClusterBulkheadTest {
         }
         double share = (double) callsOfA.get() / (callsOfA.get() + callsOfB.get());
         assertThat(share).as("share of replica a: %d vs %d calls", callsOfA.get(), callsOfB.get()).isBetween(0.45, 0.55);
+        // Neither waits much longer than the other: the larger median wait is at most three times the smaller.
+        long medianA = median(waitsOfA);
+        long medianB = median(waitsOfB);
+        assertThat(Math.max(medianA, medianB)).as("median waits %d and %d ns", medianA, medianB)
+            .isLessThanOrEqualTo(3 * Math.min(medianA, medianB));
+    }
+
+    private static long median(Queue<Long> waits) {
+        long[] sorted = waits.stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted[sorted.length / 2];
     }
 
     static void sleep(long millis) {

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.loombulkhead.autoconfigure.server.ServerBulkheadProperties;
 import io.github.loombulkhead.limit.DropClassifier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of loom-bulkhead under {@code loom.bulkhead}: defaults for every bulkhead,
@@ -43,6 +45,9 @@ public class LoomBulkheadProperties {
 
     private final TaskExecution taskExecution = new TaskExecution();
 
+    @NestedConfigurationProperty
+    private final ServerBulkheadProperties server = new ServerBulkheadProperties();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -73,6 +78,10 @@ public class LoomBulkheadProperties {
 
     public TaskExecution getTaskExecution() {
         return this.taskExecution;
+    }
+
+    public ServerBulkheadProperties getServer() {
+        return this.server;
     }
 
     /** Settings every bulkhead starts from; equal to the core library's defaults unless changed. */

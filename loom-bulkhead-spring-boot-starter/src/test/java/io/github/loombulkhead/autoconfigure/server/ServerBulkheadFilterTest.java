@@ -1,12 +1,8 @@
 package io.github.loombulkhead.autoconfigure.server;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +18,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The inbound bulkhead on a real Tomcat at a random port, driven by the JDK's HttpClient: exact counts of granted,
- * queued, rejected and withdrawn requests, and permits given back for synchronous, asynchronous and streaming
+ * queued and rejected requests, and permits given back for synchronous, asynchronous and streaming
  * responses.
  */
 class ServerBulkheadFilterTest {
@@ -78,34 +74,6 @@ class ServerBulkheadFilterTest {
             assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
             await().atMost(WAIT).until(() -> server.getActiveCount() == 0);
             assertThat(server.getPermittedCount()).isEqualTo(1);
-        }
-    }
-
-    @Test
-    void clientThatDisconnectsWhileWaitingLeavesTheQueueAtOnce() throws Exception {
-        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
-                "loom.bulkhead.instances.server.queue-capacity=10")) {
-            Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
-            List<Socket> gone = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                gone.add(rawGet(app, "/hold"));
-            }
-            List<CompletableFuture<HttpResponse<String>>> staying = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getWaitingCount() == 4);
-            for (Socket socket : gone) {
-                socket.close();
-            }
-            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
-            assertThat(app.filter().getWithdrawnCount()).isEqualTo(3);
-            ServerApplication.gate.open();
-            assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
-            assertThat(join(staying)).extracting(HttpResponse::statusCode).containsOnly(200);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 0);
-            assertThat(server.getPermittedCount()).isEqualTo(2);
-            assertThat(server.getCompletedCount()).isEqualTo(2);
-            assertThat(server.getRejectedCount()).isZero();
         }
     }
 
@@ -227,14 +195,5 @@ class ServerBulkheadFilterTest {
             joined.add(response.get(60, TimeUnit.SECONDS));
         }
         return joined;
-    }
-
-    /** A request on a socket of its own, which the test closes to disconnect. */
-    private static Socket rawGet(ServerApplication app, String path) throws IOException {
-        Socket socket = new Socket("127.0.0.1", app.port());
-        OutputStream out = socket.getOutputStream();
-        out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        return socket;
     }
 }

@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
+
+import com.sun.management.OperatingSystemMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +23,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * Samples a front server from inside its JVM, where no queue of requests can delay the measurement: live
  * platform threads, heap used, calls to the callee in flight and the inbound bulkhead's active and waiting
- * requests. Appends one CSV line per sample ({@link FrontSample}) to a file the comparison reads afterwards.
+ * requests, and the CPU the front JVM and the whole machine use. Appends one CSV line per sample ({@link FrontSample}) to a file the comparison reads afterwards.
  */
 final class FrontSampler implements AutoCloseable {
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+
+    private final OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
 
     private final HttpExchangeCounter calls;
 
@@ -58,7 +62,8 @@ final class FrontSampler implements AutoCloseable {
         FrontSample sample = new FrontSample(System.currentTimeMillis(), this.threads.getThreadCount(),
                 this.memory.getHeapMemoryUsage().getUsed(), this.calls.inFlight(),
                 (this.inbound != null) ? this.inbound.getActiveCount() : 0,
-                (this.inbound != null) ? this.inbound.getWaitingCount() : 0);
+                (this.inbound != null) ? this.inbound.getWaitingCount() : 0, Math.max(0, this.os.getProcessCpuLoad()),
+                Math.max(0, this.os.getCpuLoad()));
         try {
             this.out.write(sample.toCsv());
             this.out.newLine();

@@ -35,7 +35,8 @@ final class ServerComparison {
             callee) and 503 answers (the inbound bulkhead rejected the request; its queue here is larger than the \
             load, so it sheds nothing). Live threads and heap are the front JVM's, sampled from inside it; \
             'callee calls in flight' are the front's calls that have not yet been answered, including those \
-            queued at the callee.""";
+            queued at the callee. CPU is a share of all cores: the front JVM's, and the whole machine's (ab, \
+            callee, front and anything else running); a machine near 100 % caps every setup, whatever its bound.""";
 
     private final ServerCompareProperties properties;
 
@@ -96,7 +97,8 @@ final class ServerComparison {
                 List<ServerReport.Point> points = all.stream()
                     .filter((s) -> s.epochMs() >= window.startMs() && s.epochMs() <= window.endMs())
                     .map((s) -> new ServerReport.Point(s.epochMs() - window.startMs(), s.liveThreads(),
-                            s.heapUsedBytes(), s.calleeInFlight(), s.inboundActive(), s.inboundWaiting()))
+                            s.heapUsedBytes(), s.calleeInFlight(), s.inboundActive(), s.inboundWaiting(),
+                            s.frontCpu(), s.machineCpu()))
                     .toList();
                 ServerReport.Result result = result(setup, window.concurrency(), runs.get(i), points, capacity,
                         latency);
@@ -137,16 +139,18 @@ final class ServerComparison {
                 ab.durationMs(), points.stream().mapToInt(ServerReport.Point::liveThreads).max().orElse(0),
                 points.stream().mapToLong(ServerReport.Point::heapUsedBytes).max().orElse(0),
                 points.stream().mapToInt(ServerReport.Point::calleeInFlight).max().orElse(0),
-                points.stream().mapToInt(ServerReport.Point::inboundWaiting).max().orElse(0));
+                points.stream().mapToInt(ServerReport.Point::inboundWaiting).max().orElse(0),
+                points.stream().mapToDouble(ServerReport.Point::frontCpu).average().orElse(0),
+                points.stream().mapToDouble(ServerReport.Point::machineCpu).average().orElse(0));
     }
 
     private static String line(ServerReport.Result r) {
         return String.format(Locale.ROOT,
                 "%-17s c=%-5d %7.1f req/s (bound %5.1f, %3.0f %%)  mean %7.1f ms  p50 %5d  p99 %5d  failed %d  "
-                        + "non-2xx %d  threads %d  callee in flight %d",
+                        + "non-2xx %d  threads %d  callee in flight %d  CPU front %.0f %% machine %.0f %%",
                 r.setup(), r.concurrency(), r.requestsPerSecond(), r.littlesLawBound(),
                 r.littlesLawEfficiency() * 100, r.meanMs(), r.p50Ms(), r.p99Ms(), r.failed(), r.non2xx(),
-                r.peakLiveThreads(), r.peakCalleeInFlight());
+                r.peakLiveThreads(), r.peakCalleeInFlight(), r.meanFrontCpu() * 100, r.meanMachineCpu() * 100);
     }
 
     private static List<FrontSample> readSamples(Path file) {
@@ -156,7 +160,7 @@ final class ServerComparison {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8)
                 .stream()
-                .filter((line) -> line.split(",").length == 6)
+                .filter((line) -> line.split(",").length == FrontSample.FIELDS)
                 .map(FrontSample::fromCsv)
                 .toList();
         }

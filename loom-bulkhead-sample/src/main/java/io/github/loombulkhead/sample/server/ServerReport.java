@@ -50,11 +50,13 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param peakHeapUsedBytes most heap in use in the front JVM
      * @param peakCalleeInFlight most calls to the callee in progress at once
      * @param peakInboundWaiting most requests waiting for an inbound permit
+     * @param meanFrontCpu CPU the front JVM used during the run, as a share of all cores
+     * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
      */
     public record Result(String setup, int concurrency, long requests, double requestsPerSecond, double meanMs,
             long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound, double littlesLawEfficiency,
             long durationMs, int peakLiveThreads, long peakHeapUsedBytes, int peakCalleeInFlight,
-            int peakInboundWaiting) {
+            int peakInboundWaiting, double meanFrontCpu, double meanMachineCpu) {
     }
 
     /**
@@ -76,8 +78,10 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param calleeInFlight calls to the callee in progress
      * @param inboundActive requests holding an inbound permit
      * @param inboundWaiting requests waiting for one
+     * @param frontCpu CPU the front JVM used, as a share of all cores
+     * @param machineCpu CPU the whole machine used, as a share of all cores
      */
     public record Point(long tMs, int liveThreads, long heapUsedBytes, int calleeInFlight, int inboundActive,
-            int inboundWaiting) {
+            int inboundWaiting, double frontCpu, double machineCpu) {
     }
 }

@@ -36,7 +36,9 @@ final class ServerReportWriter {
             new Column("Peak live threads", (r) -> Integer.toString(r.peakLiveThreads())),
             new Column("Peak heap MB", (r) -> Long.toString(r.peakHeapUsedBytes() / (1024 * 1024))),
             new Column("Peak callee calls in flight", (r) -> Integer.toString(r.peakCalleeInFlight())),
-            new Column("Peak requests waiting (inbound)", (r) -> Integer.toString(r.peakInboundWaiting())));
+            new Column("Peak requests waiting (inbound)", (r) -> Integer.toString(r.peakInboundWaiting())),
+            new Column("CPU front", (r) -> Math.round(r.meanFrontCpu() * 100) + " %"),
+            new Column("CPU machine", (r) -> Math.round(r.meanMachineCpu() * 100) + " %"));
 
     private final JsonMapper json = JsonMapper.builder()
         .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)

@@ -121,7 +121,10 @@ class ServerComparisonTest {
         assertThat(at30.get("virtual").peakInboundWaiting()).isZero();
         // Platform threads: Tomcat's 20 workers are live threads of the front JVM; virtual threads are not.
         assertThat(at30.get("tomcat-20").peakLiveThreads()).isGreaterThan(20);
-        assertThat(at30.values()).allSatisfy((result) -> assertThat(result.peakHeapUsedBytes()).isPositive());
+        assertThat(at30.values()).allSatisfy((result) -> {
+            assertThat(result.peakHeapUsedBytes()).isPositive();
+            assertThat(result.meanMachineCpu()).isPositive().isLessThanOrEqualTo(1.0);
+        });
     }
 
     @Test
@@ -151,7 +154,7 @@ class ServerComparisonTest {
             assertThat(cells.get(3).getText()).isEqualTo("25.0");
             assertThat(cells.get(12).getText()).isEqualTo(Integer.toString(at30.get("virtual").peakCalleeInFlight()));
             // One chart per measure and level, one line per setup that has samples.
-            assertThat(driver.findElements(By.cssSelector("#charts svg"))).hasSize(8);
+            assertThat(driver.findElements(By.cssSelector("#charts svg"))).hasSize(10);
             assertThat(driver.findElements(
                     By.cssSelector("#charts svg[data-measure='calleeInFlight'][data-concurrency='30'] path")))
                 .hasSize(6);

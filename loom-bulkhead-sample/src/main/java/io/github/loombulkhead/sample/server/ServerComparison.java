@@ -135,7 +135,7 @@ final class ServerComparison {
             List<ServerReport.Point> points, int capacity, Duration latency) {
         double bound = setup.littlesLawBound(concurrency, capacity, latency);
         return new ServerReport.Result(setup.id(), concurrency, ab.complete(), ab.requestsPerSecond(), ab.meanMs(),
-                ab.p50Ms(), ab.p99Ms(), ab.failed(), ab.non2xx(), bound, ab.requestsPerSecond() / bound,
+                ab.timePerRequestMs(), ab.p50Ms(), ab.p99Ms(), ab.failed(), ab.non2xx(), bound, ab.requestsPerSecond() / bound,
                 ab.durationMs(), points.stream().mapToInt(ServerReport.Point::liveThreads).max().orElse(0),
                 points.stream().mapToLong(ServerReport.Point::heapUsedBytes).max().orElse(0),
                 points.stream().mapToInt(ServerReport.Point::calleeInFlight).max().orElse(0),

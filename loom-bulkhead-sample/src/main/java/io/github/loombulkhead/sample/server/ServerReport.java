@@ -38,7 +38,9 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param concurrency ab -c
      * @param requests requests that got an answer
      * @param requestsPerSecond as ab measured
-     * @param meanMs mean time per request
+     * @param meanMs mean time of a request, from connect to its last byte
+     * @param abTimePerRequestMs ab's "Time per request" (concurrency / requests per second), which the reference
+     * quoted as mean latency; equal to the mean only in a steady state
      * @param p50Ms half of the requests were served within this
      * @param p99Ms 99 % were served within this
      * @param failed requests that failed (connect, read, exception)
@@ -54,7 +56,7 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
      */
     public record Result(String setup, int concurrency, long requests, double requestsPerSecond, double meanMs,
-            long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound, double littlesLawEfficiency,
+            double abTimePerRequestMs, long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound, double littlesLawEfficiency,
             long durationMs, int peakLiveThreads, long peakHeapUsedBytes, int peakCalleeInFlight,
             int peakInboundWaiting, double meanFrontCpu, double meanMachineCpu) {
     }

@@ -152,7 +152,7 @@ class ServerComparisonTest {
             List<WebElement> cells = virtual.findElements(By.tagName("td"));
             assertThat(cells.get(0).getText()).isEqualTo("virtual");
             assertThat(cells.get(3).getText()).isEqualTo("25.0");
-            assertThat(cells.get(12).getText()).isEqualTo(Integer.toString(at30.get("virtual").peakCalleeInFlight()));
+            assertThat(cells.get(13).getText()).isEqualTo(Integer.toString(at30.get("virtual").peakCalleeInFlight()));
             // One chart per measure and level, one line per setup that has samples.
             assertThat(driver.findElements(By.cssSelector("#charts svg"))).hasSize(10);
             assertThat(driver.findElements(

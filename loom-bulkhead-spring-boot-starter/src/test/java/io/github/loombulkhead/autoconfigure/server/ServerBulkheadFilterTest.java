@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.RejectionReason;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -149,6 +150,31 @@ class ServerBulkheadFilterTest {
             assertThat(reports.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
             await().atMost(WAIT).until(() -> server.getCompletedCount() == 2);
             assertThat(server.getPermittedCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void serverBulkheadHasTheMetersAndTheEndpointOfEveryBulkhead() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "loom.bulkhead.instances.server.queue-capacity=0",
+                "management.endpoints.web.exposure.include=bulkheads")) {
+            Bulkhead server = app.bulkhead("server");
+            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            assertThat(join(send(app, "/hold", 1))).extracting(HttpResponse::statusCode).containsOnly(503);
+            MeterRegistry meters = app.context().getBean(MeterRegistry.class);
+            assertThat(meters.get("loom.bulkhead.active").tag("name", "server").gauge().value()).isEqualTo(1);
+            assertThat(meters.get("loom.bulkhead.calls").tags("name", "server", "outcome", "rejected", "reason",
+                    "queue-full").counter().count()).isEqualTo(1);
+            ServerApplication.gate.open();
+            assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 0);
+            assertThat(meters.get("loom.bulkhead.calls").tags("name", "server", "outcome", "permitted", "reason",
+                    "none").counter().count()).isEqualTo(1);
+            // The endpoint is bounded too: the request to it takes the permit the held request gave back.
+            HttpResponse<String> endpoint = join(send(app, "/actuator/bulkheads", 1)).get(0);
+            assertThat(endpoint.statusCode()).isEqualTo(200);
+            assertThat(endpoint.body()).contains("\"server\"");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.github.loombulkhead.autoconfigure.server;
 
+import java.time.Duration;
+
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties;
@@ -23,6 +25,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.util.ClassUtils;
@@ -59,11 +62,15 @@ public final class LoomBulkheadServerAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ServerBulkheadRejectionHandler serverBulkheadRejectionHandler(LoomBulkheadProperties properties) {
+        Duration retryAfter = properties.getServer().getRetryAfter();
         if (!ClassUtils.isPresent(JACKSON, getClass().getClassLoader())) {
-            return (request, response, rejection) -> response.sendError(503, rejection.getMessage());
+            // Without Jackson the container's error page says why, with the same status and header.
+            return (request, response, rejection) -> {
+                response.setHeader(HttpHeaders.RETRY_AFTER, ProblemDetailRejectionHandler.seconds(retryAfter));
+                response.sendError(503, rejection.getMessage());
+            };
         }
-        return new ProblemDetailRejectionHandler(new JacksonJsonHttpMessageConverter(),
-                properties.getServer().getRetryAfter());
+        return new ProblemDetailRejectionHandler(new JacksonJsonHttpMessageConverter(), retryAfter);
     }
 
     @Bean

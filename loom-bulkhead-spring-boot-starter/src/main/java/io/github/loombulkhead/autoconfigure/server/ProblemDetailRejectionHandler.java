@@ -32,8 +32,12 @@ public class ProblemDetailRejectionHandler implements ServerBulkheadRejectionHan
      */
     public ProblemDetailRejectionHandler(HttpMessageConverter<Object> converter, Duration retryAfter) {
         this.converter = converter;
-        long seconds = retryAfter.toSeconds() + ((retryAfter.toNanosPart() > 0) ? 1 : 0);
-        this.retryAfter = Long.toString(seconds);
+        this.retryAfter = seconds(retryAfter);
+    }
+
+    /** A {@code Retry-After} value: {@code duration} in whole seconds, rounded up. */
+    static String seconds(Duration duration) {
+        return Long.toString(duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0));
     }
 
     @Override

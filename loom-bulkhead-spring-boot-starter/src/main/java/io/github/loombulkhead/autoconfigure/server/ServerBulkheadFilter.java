@@ -20,8 +20,9 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Bounds the requests of a servlet application with bulkheads. A request holds a permit from when it enters
  * until its response completes. A request that must wait is put into async mode and holds no thread; the
- * bulkhead dispatches it again when it hands it a permit, and withdraws it at once when it ends while waiting
- * (the client went away). A rejected request is answered by the {@link ServerBulkheadRejectionHandler}.
+ * bulkhead dispatches it again when it hands it a permit, and withdraws it at once when the container reports
+ * its end while it waits (an error, a timeout, a disconnect the container noticed). A rejected request is
+ * answered by the {@link ServerBulkheadRejectionHandler}.
  * Must be registered for the {@code REQUEST} and {@code ASYNC} dispatcher types with async support.
  */
 public class ServerBulkheadFilter implements Filter {
@@ -118,7 +119,7 @@ public class ServerBulkheadFilter implements Filter {
         }
     }
 
-    /** Requests that ended while they waited for a permit (their clients went away) and left the queue. */
+    /** Requests that ended while they waited for a permit and left the queue without running. */
     public long getWithdrawnCount() {
         return this.withdrawn.sum();
     }

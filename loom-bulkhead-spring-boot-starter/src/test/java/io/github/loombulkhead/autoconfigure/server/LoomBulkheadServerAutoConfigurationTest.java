@@ -68,6 +68,22 @@ class LoomBulkheadServerAutoConfigurationTest {
     }
 
     @Test
+    void configuredServerAndRouteBulkheadsCountAsUsed(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.server.enabled=true", "loom.bulkhead.server.routes[0].pattern=/r/**",
+                    "loom.bulkhead.server.routes[0].bulkhead=reports",
+                    "loom.bulkhead.instances.reports.max-concurrent-calls=3",
+                    "loom.bulkhead.instances.server.max-concurrent-calls=50",
+                    "loom.bulkhead.instances.unused.max-concurrent-calls=1")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(output).contains("Bulkhead 'unused' is configured")
+                    .doesNotContain("Bulkhead 'server' is configured")
+                    .doesNotContain("Bulkhead 'reports' is configured");
+            });
+    }
+
+    @Test
     void applicationRejectionHandlerReplacesTheDefault() {
         this.contextRunner.withPropertyValues("loom.bulkhead.server.enabled=true")
             .withUserConfiguration(OwnRejectionHandler.class)

@@ -140,6 +140,7 @@ final class ServerComparison {
                 points.stream().mapToLong(ServerReport.Point::heapUsedBytes).max().orElse(0),
                 points.stream().mapToInt(ServerReport.Point::calleeInFlight).max().orElse(0),
                 points.stream().mapToInt(ServerReport.Point::inboundWaiting).max().orElse(0),
+                points.stream().mapToInt(ServerReport.Point::inboundActive).max().orElse(0),
                 points.stream().mapToDouble(ServerReport.Point::frontCpu).average().orElse(0),
                 points.stream().mapToDouble(ServerReport.Point::machineCpu).average().orElse(0));
     }

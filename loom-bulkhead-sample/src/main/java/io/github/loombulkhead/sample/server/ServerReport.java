@@ -52,13 +52,15 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param peakHeapUsedBytes most heap in use in the front JVM
      * @param peakCalleeInFlight most calls to the callee in progress at once
      * @param peakInboundWaiting most requests waiting for an inbound permit
+     * @param peakInboundActive most requests holding an inbound permit: each runs on one virtual thread, a
+     * waiting request on none
      * @param meanFrontCpu CPU the front JVM used during the run, as a share of all cores
      * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
      */
     public record Result(String setup, int concurrency, long requests, double requestsPerSecond, double meanMs,
             double abTimePerRequestMs, long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound, double littlesLawEfficiency,
             long durationMs, int peakLiveThreads, long peakHeapUsedBytes, int peakCalleeInFlight,
-            int peakInboundWaiting, double meanFrontCpu, double meanMachineCpu) {
+            int peakInboundWaiting, int peakInboundActive, double meanFrontCpu, double meanMachineCpu) {
     }
 
     /**

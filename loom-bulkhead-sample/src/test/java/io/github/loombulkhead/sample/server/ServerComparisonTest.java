@@ -117,6 +117,8 @@ class ServerComparisonTest {
         assertThat(at30.get("virtual-bulkhead").peakCalleeInFlight()).isBetween(1, CAPACITY);
         assertThat(at30.get("virtual-inbound").peakCalleeInFlight()).isBetween(1, CAPACITY);
         assertThat(at30.get("virtual-inbound").peakInboundWaiting()).isPositive();
+        // Requests running on a virtual thread: never more than the limit, however many wait.
+        assertThat(at30.get("virtual-inbound").peakInboundActive()).isBetween(1, CAPACITY);
         assertThat(at30.get("virtual").peakCalleeInFlight()).isGreaterThan(20);
         assertThat(at30.get("virtual").peakInboundWaiting()).isZero();
         // Platform threads: Tomcat's 20 workers are live threads of the front JVM; virtual threads are not.

@@ -5,23 +5,15 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -66,25 +58,16 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
     private final Bulkhead bulkhead;
 
-    private final ThreadFactory threadFactory;
-
     private final UnaryOperator<Runnable> taskDecorator;
 
-    /** Accepted tasks that have not ended yet (queued or running). */
-    private final AtomicInteger outstanding = new AtomicInteger();
+    private final ExecutorLifecycle lifecycle = new ExecutorLifecycle();
 
-    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
-
-    private final CountDownLatch terminated = new CountDownLatch(1);
-
-    private volatile boolean shutdown;
-
-    private volatile boolean stopped;
+    private final TaskThreads threads;
 
     private BoundedVirtualExecutor(Bulkhead bulkhead, ThreadFactory threadFactory, UnaryOperator<Runnable> decorator) {
         this.bulkhead = bulkhead;
-        this.threadFactory = threadFactory;
         this.taskDecorator = decorator;
+        this.threads = new TaskThreads(this, threadFactory, this.lifecycle);
     }
 
     /** A builder for an executor with its own bulkhead called {@code name}. */
@@ -110,21 +93,19 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     @Override
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "task must not be null");
-        this.outstanding.incrementAndGet();
-        if (this.shutdown) {
-            taskEnded();
+        if (!this.lifecycle.accept()) {
             throw this.bulkhead.countRejection(RejectionReason.SHUT_DOWN, 0, "executor is shut down");
         }
         boolean accepted = false;
         try {
-            Runnable task = (this.taskDecorator != null)
+            Runnable decorated = (this.taskDecorator != null)
                     ? Objects.requireNonNull(this.taskDecorator.apply(command), "taskDecorator returned null")
                     : command;
             if (this.bulkhead.tryAcquirePermit()) {
-                startHolding(task, command);
+                this.threads.startHolding(decorated, command);
             }
             else {
-                enqueue(task, command);
+                enqueue(decorated, command);
             }
             accepted = true;
         }
@@ -136,16 +117,16 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     }
 
     /** A task that has to wait gets a queue entry; one of this executor's own futures also expires. */
-    private void enqueue(Runnable task, Runnable command) {
-        OwnTask own = (command instanceof OwnTask candidate && candidate.executor() == this) ? candidate : null;
-        QueuedTask queued = QueuedTask.of(this, task, command, own != null);
+    private void enqueue(Runnable decorated, Runnable submitted) {
+        OwnTask own = ownTask(submitted);
+        QueuedTask queued = QueuedTask.of(this, decorated, submitted, own != null);
         if (own != null) {
             own.queuedAs(queued);
         }
         if (this.bulkhead.acquireOrEnqueue(queued)) {
-            startHolding(task, command);
+            this.threads.startHolding(decorated, submitted);
         }
-        else if (this.stopped && this.bulkhead.withdraw(queued)) {
+        else if (this.lifecycle.isStopped() && this.bulkhead.withdraw(queued)) {
             // shutdownNow() ran while it was being queued and did not see it.
             throw this.bulkhead.countRejection(RejectionReason.SHUT_DOWN, 0, "executor is shut down");
         }
@@ -191,7 +172,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
         try {
-            return invokeAny(tasks, false, 0);
+            return InvokeAny.invokeAny(this, tasks, false, 0);
         }
         catch (TimeoutException ex) {
             throw new IllegalStateException("an untimed invokeAny timed out", ex);
@@ -201,127 +182,29 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return invokeAny(tasks, true, unit.toNanos(timeout));
+        return InvokeAny.invokeAny(this, tasks, true, unit.toNanos(timeout));
     }
 
-    /**
-     * Submits every task at once; each one this executor refuses, at once or after waiting, counts
-     * as a failed task, so the call ends with {@link ExecutionException} when all of them failed.
-     */
-    private <T> T invokeAny(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        if (tasks.isEmpty()) {
-            throw new IllegalArgumentException("invokeAny needs at least one task");
-        }
-        long deadline = System.nanoTime() + nanos;
-        BlockingQueue<Future<T>> done = new LinkedBlockingQueue<>();
-        List<ExecutorFutureTask<T>> futures = new ArrayList<>(tasks.size());
-        try {
-            for (Callable<T> task : tasks) {
-                ExecutorFutureTask<T> future = new ExecutorFutureTask.Collected<>(this,
-                        Objects.requireNonNull(task, "task must not be null"), done);
-                futures.add(future);
-                try {
-                    execute(future);
-                }
-                catch (RejectedExecutionException ex) {
-                    future.reject(ex);
-                }
-            }
-            ExecutionException last = null;
-            for (int pending = futures.size(); pending > 0; pending--) {
-                Future<T> next = timed ? done.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) : done.take();
-                if (next == null) {
-                    throw new TimeoutException("none of " + futures.size() + " tasks completed in time");
-                }
-                try {
-                    return next.get();
-                }
-                catch (ExecutionException ex) {
-                    last = ex;
-                }
-                catch (CancellationException ex) {
-                    last = new ExecutionException(ex);
-                }
-            }
-            throw last;
-        }
-        finally {
-            for (ExecutorFutureTask<T> future : futures) {
-                future.cancel(true);
-            }
-        }
+    /** This executor's own future of a task, or {@code null} for any other submitted {@code Runnable}. */
+    OwnTask ownTask(Runnable submitted) {
+        return (submitted instanceof OwnTask own && own.executor() == this) ? own : null;
     }
 
-    /** Starts {@code task} on a new thread under a permit the caller took; gives it back if that fails. */
-    private void startHolding(Runnable task, Runnable command) {
-        try {
-            start(task, command);
-        }
-        catch (RuntimeException | Error ex) {
-            this.bulkhead.releasePermit();
-            throw ex;
-        }
+    void start(Runnable decorated, Runnable submitted) {
+        this.threads.start(decorated, submitted);
     }
 
-    void start(Runnable task, Runnable command) {
-        Thread thread = this.threadFactory.newThread(() -> run(task, command));
-        if (thread == null) {
-            throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
-                    + "': the thread factory returned null instead of a thread");
-        }
-        thread.start();
-    }
-
-    private void run(Runnable task, Runnable command) {
-        Thread current = Thread.currentThread();
-        this.running.add(current);
-        if (this.stopped) {
-            current.interrupt();
-        }
-        long startedAt = System.nanoTime();
-        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
-        OwnTask own = (command instanceof OwnTask candidate && candidate.executor() == this) ? candidate : null;
-        if (own != null) {
-            own.startedAt(startedAt, inflight);
-        }
-        CallChain.enterNewThread(this.bulkhead);
-        Throwable failure = null;
-        try {
-            task.run();
-        }
-        catch (Throwable ex) {
-            failure = ex;
-            throw ex;
-        }
-        finally {
-            CallChain.exitNewThread();
-            this.running.remove(current);
-            if (own == null || own.claimCompletion()) {
-                completed(startedAt, inflight, failure);
-            }
-            taskEnded();
-        }
-    }
-
-    /** Gives the permit of a task that ran back, with the sample an adaptive limit takes from it. */
     void completed(long startedAt, int inflight, Throwable failure) {
-        long ran = System.nanoTime() - startedAt;
-        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
+        this.threads.completed(startedAt, inflight, failure);
     }
 
     void taskEnded() {
-        if (this.outstanding.decrementAndGet() == 0 && this.shutdown) {
-            this.terminated.countDown();
-        }
+        this.lifecycle.taskEnded();
     }
 
     @Override
     public void shutdown() {
-        this.shutdown = true;
-        if (this.outstanding.get() == 0) {
-            this.terminated.countDown();
-        }
+        this.lifecycle.shutdown();
     }
 
     /**
@@ -331,42 +214,40 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
      */
     @Override
     public List<Runnable> shutdownNow() {
-        this.stopped = true;
-        shutdown();
+        this.lifecycle.stop();
         List<Runnable> neverStarted = new ArrayList<>();
         for (Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
             QueuedTask queued = (QueuedTask) waiter;
-            neverStarted.add(queued.command());
-            if (queued.command() instanceof OwnTask own && own.executor() == this) {
+            neverStarted.add(queued.submitted());
+            OwnTask own = ownTask(queued.submitted());
+            if (own != null) {
                 own.reject(new BulkheadRejectedException(this.bulkhead.getName(), RejectionReason.SHUT_DOWN,
                         "executor was shut down while the task waited"));
             }
             taskEnded();
         }
-        for (Thread thread : this.running) {
-            thread.interrupt();
-        }
+        this.lifecycle.interruptRunning();
         return neverStarted;
     }
 
     @Override
     public boolean isShutdown() {
-        return this.shutdown;
+        return this.lifecycle.isShutdown();
     }
 
     @Override
     public boolean isTerminated() {
-        return this.terminated.getCount() == 0;
+        return this.lifecycle.isTerminated();
     }
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return this.terminated.await(timeout, unit);
+        return this.lifecycle.awaitTermination(timeout, unit);
     }
 
     @Override
     public String toString() {
-        return "BoundedVirtualExecutor[" + this.bulkhead + ", shutdown=" + this.shutdown + "]";
+        return "BoundedVirtualExecutor[" + this.bulkhead + ", shutdown=" + this.lifecycle.isShutdown() + "]";
     }
 
     /** Builds a {@link BoundedVirtualExecutor}; see the class documentation for the defaults. */
@@ -375,17 +256,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         private final String name;
 
         /** Only the settings made explicitly; the rest come from the registry or the defaults. */
-        private Integer maxConcurrentCalls;
-
-        private Integer queueCapacity;
-
-        private Duration maxWaitDuration;
-
-        private Boolean fair;
-
-        private AdaptiveLimitConfig adaptive;
-
-        private DropClassifier dropClassifier;
+        private final ExecutorSettings settings = new ExecutorSettings();
 
         private Bulkhead bulkhead;
 
@@ -401,25 +272,25 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         /** Maximum number of tasks running at once; must be at least 1 (default 100). */
         public Builder maxConcurrentCalls(int maxConcurrentCalls) {
-            this.maxConcurrentCalls = maxConcurrentCalls;
+            this.settings.maxConcurrentCalls = maxConcurrentCalls;
             return this;
         }
 
         /** Maximum number of tasks waiting to start; must be 0 or more (default 10,000). */
         public Builder queueCapacity(int queueCapacity) {
-            this.queueCapacity = queueCapacity;
+            this.settings.queueCapacity = queueCapacity;
             return this;
         }
 
         /** How long a task may wait to start before it is rejected (default 60 s). */
         public Builder maxWaitDuration(Duration maxWaitDuration) {
-            this.maxWaitDuration = maxWaitDuration;
+            this.settings.maxWaitDuration = maxWaitDuration;
             return this;
         }
 
         /** Whether tasks start in submission order (default {@code true}); otherwise newest first. */
         public Builder fair(boolean fair) {
-            this.fair = fair;
+            this.settings.fair = fair;
             return this;
         }
 
@@ -428,25 +299,20 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
          * becomes its ceiling (default: a static limit).
          */
         public Builder adaptive(AdaptiveLimitConfig adaptive) {
-            this.adaptive = adaptive;
+            this.settings.adaptive = adaptive;
             return this;
         }
 
         /** Which failed tasks an adaptive limit takes as overload signals (default: timeouts, refused connections). */
         public Builder dropClassifier(DropClassifier dropClassifier) {
-            this.dropClassifier = dropClassifier;
+            this.settings.dropClassifier = dropClassifier;
             return this;
         }
 
         /** Starts from an existing config; later builder calls override its values. */
         public Builder config(BulkheadConfig config) {
             Objects.requireNonNull(config, "config must not be null");
-            this.maxConcurrentCalls = config.getMaxConcurrentCalls();
-            this.queueCapacity = config.getQueueCapacity();
-            this.maxWaitDuration = config.getMaxWaitDuration();
-            this.fair = config.isFair();
-            this.adaptive = config.getAdaptive();
-            this.dropClassifier = config.getDropClassifier();
+            this.settings.copy(config);
             return this;
         }
 
@@ -490,66 +356,14 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             Bulkhead.requireName(this.name);
             Bulkhead target = this.bulkhead;
             if (target == null && this.registry != null) {
-                target = fromRegistry(this.registry);
+                target = this.settings.fromRegistry(this.name, this.registry);
             }
             else if (target == null) {
-                target = new Bulkhead(this.name, applyTo(BulkheadConfig.custom()).build());
+                target = this.settings.newBulkhead(this.name);
             }
             ThreadFactory factory = (this.threadFactory != null) ? this.threadFactory
                     : Thread.ofVirtual().name(this.name).factory();
             return new BoundedVirtualExecutor(target, factory, this.taskDecorator);
-        }
-
-        private Bulkhead fromRegistry(BulkheadRegistry registry) {
-            BulkheadConfig registered = registry.configuredFor(this.name);
-            if (registered == null) {
-                Bulkhead existing = registry.find(this.name).orElse(null);
-                return (existing != null) ? existing
-                        : registry.bulkhead(this.name, applyTo(BulkheadConfig.from(registry.resolveConfig(this.name))).build());
-            }
-            List<String> conflicts = new ArrayList<>();
-            conflict(conflicts, "maxConcurrentCalls", this.maxConcurrentCalls, registered.getMaxConcurrentCalls());
-            conflict(conflicts, "queueCapacity", this.queueCapacity, registered.getQueueCapacity());
-            conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, registered.getMaxWaitDuration());
-            conflict(conflicts, "fair", this.fair, registered.isFair());
-            if (this.adaptive != null) {
-                conflicts.add("an adaptive limit, but the registry's configuration has "
-                        + (registered.isAdaptive() ? "its own adaptive limit" : "a static one"));
-            }
-            if (!conflicts.isEmpty()) {
-                throw new IllegalArgumentException("Bulkhead '" + this.name + "': the builder sets "
-                        + String.join(", ", conflicts) + "; configure the bulkhead in one place, the registry or the "
-                        + "builder");
-            }
-            return registry.bulkhead(this.name, registered);
-        }
-
-        private static void conflict(List<String> conflicts, String setting, Object set, Object registered) {
-            if (set != null && !set.equals(registered)) {
-                conflicts.add(setting + "=" + set + " but the registry's configuration has " + registered);
-            }
-        }
-
-        private BulkheadConfig.Builder applyTo(BulkheadConfig.Builder config) {
-            if (this.maxConcurrentCalls != null) {
-                config.maxConcurrentCalls(this.maxConcurrentCalls);
-            }
-            if (this.queueCapacity != null) {
-                config.queueCapacity(this.queueCapacity);
-            }
-            if (this.maxWaitDuration != null) {
-                config.maxWaitDuration(this.maxWaitDuration);
-            }
-            if (this.fair != null) {
-                config.fair(this.fair);
-            }
-            if (this.adaptive != null) {
-                config.adaptive(this.adaptive);
-            }
-            if (this.dropClassifier != null) {
-                config.dropClassifier(this.dropClassifier);
-            }
-            return config;
         }
     }
 }

@@ -3,10 +3,8 @@ package io.github.loombulkhead;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
-import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.LimitAlgorithm;
 import io.github.loombulkhead.limit.Outcome;
 
@@ -14,11 +12,11 @@ import io.github.loombulkhead.limit.Outcome;
  * A named limit on concurrent calls with a bounded, thread-less wait queue.
  *
  * <p>A <em>permit</em> is the right to run one call; at most {@link #getLimit() limit} permits are
- * held at once. The limit is {@code maxConcurrentCalls} for a static bulkhead; for an adaptive one a
- * {@link LimitAlgorithm} finds it below that ceiling. A call that finds no free permit waits in a FIFO
- * queue (newest first when not fair) of at most {@code queueCapacity} entries for at most
- * {@code maxWaitDuration}. A released permit goes straight to the next waiter, so a newcomer never
- * <em>barges</em> ahead of a waiter.
+ * held at once. The {@link #getCeiling() ceiling} is the configured {@code maxConcurrentCalls}: the
+ * limit of a static bulkhead; an adaptive one's {@link LimitAlgorithm} finds its limit at or below it.
+ * A call that finds no free permit waits in a FIFO queue (newest first when not fair) of at most
+ * {@code queueCapacity} entries for at most {@code maxWaitDuration}. A released permit goes straight
+ * to the next waiter, so a newcomer never <em>barges</em> ahead of a waiter.
  *
  * <p>Permits are handed out in three ways, all sharing one limit and one queue:
  * <ul>
@@ -43,18 +41,14 @@ public final class Bulkhead {
 
     private final BulkheadStatistics statistics = new BulkheadStatistics();
 
-    /** Serializes limit changes, so listeners see them in order. */
-    private final ReentrantLock limitChange = new ReentrantLock();
-
-    /** Finds the limit of an adaptive bulkhead; null for a static one. */
-    private volatile LimitAlgorithm algorithm;
+    private final LimitControl limits;
 
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = Objects.requireNonNull(config, "config must not be null");
-        this.algorithm = config.isAdaptive() ? LimitAlgorithm.of(config.getAdaptive()) : null;
-        this.permits = new Permits(this, this.statistics, (this.algorithm != null) ? this.algorithm.getLimit()
-                : config.getMaxConcurrentCalls());
+        LimitAlgorithm algorithm = LimitControl.algorithmFor(config);
+        this.permits = new Permits(this, this.statistics, LimitControl.initialLimit(algorithm, config));
+        this.limits = new LimitControl(this, this.permits, this.statistics, algorithm);
     }
 
     static String requireName(String name) {
@@ -150,86 +144,37 @@ public final class Bulkhead {
      */
     public void onComplete(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
         this.statistics.countCompleted();
-        LimitAlgorithm current = this.algorithm;
-        int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
+        LimitAlgorithm algorithm = this.limits.algorithm();
+        int inflight = (algorithm == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
         this.permits.release();
         this.statistics.completed(this, executionNanos);
-        if (current != null && outcome != Outcome.IGNORED) {
+        if (algorithm != null && outcome != Outcome.IGNORED) {
             // The call got its permit executionNanos ago.
-            sample(current, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
-        }
-    }
-
-    private void sample(LimitAlgorithm current, long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        int proposed = current.onSample(startNanos, rttNanos, inflight, outcome);
-        this.statistics.sampled(this, rttNanos, outcome);
-        if (proposed != this.permits.limit() && this.limitChange.tryLock()) {
-            // Another thread applying a change will apply the newest proposal soon enough.
-            try {
-                if (this.algorithm == current) {
-                    setLimit(Math.min(current.getLimit(), this.config.getMaxConcurrentCalls()));
-                }
-            }
-            finally {
-                this.limitChange.unlock();
-            }
+            this.limits.sample(algorithm, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
         }
     }
 
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
     BulkheadRejectedException countRejection(RejectionReason reason, long waitNanos, String detail) {
-        return this.statistics.rejected(this, reason, waitNanos, detail);
+        return this.statistics.countRejection(this, reason, waitNanos, detail);
     }
 
     /**
-     * Changes {@code maxConcurrentCalls}. For a static bulkhead that is the limit; for an adaptive one
-     * it is the ceiling: the algorithm restarts below it from the current limit (lowered to the new
-     * ceiling if above it). Growing hands permits to waiters at once; shrinking never blocks and takes
-     * effect as running calls finish. Listeners hear of a larger limit before anyone can use the new
-     * permits, so what is sized from the limit (a connection pool) grows first.
+     * Changes the ceiling, {@code maxConcurrentCalls}. A static bulkhead's limit becomes the new ceiling;
+     * an adaptive one's algorithm restarts below it from the current limit (lowered to the new ceiling if
+     * above it). Growing hands permits to waiters at once; shrinking never blocks and takes effect as
+     * running calls finish. Listeners hear of a larger limit before anyone can use the new permits, so
+     * what is sized from the limit (a connection pool) grows first.
      * @throws IllegalArgumentException if {@code newLimit} is below 1, or below an adaptive bulkhead's
      * minimum limit
      */
     public void changeLimit(int newLimit) {
-        if (newLimit < 1) {
-            throw new IllegalArgumentException("Bulkhead '" + this.name
-                    + "': maxConcurrentCalls must be at least 1 but was " + newLimit);
-        }
-        this.limitChange.lock();
-        try {
-            BulkheadConfig.Builder builder = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit);
-            AdaptiveLimitConfig adaptive = this.config.getAdaptive();
-            if (adaptive != null) {
-                // The algorithm restarts at the current limit, under the new ceiling.
-                builder.adaptive(AdaptiveLimitConfig.from(adaptive)
-                    .maxLimit(newLimit)
-                    .initialLimit(Math.max(adaptive.getMinLimit(), Math.min(this.permits.limit(), newLimit)))
-                    .build());
-            }
-            BulkheadConfig changed = builder.build();
-            LimitAlgorithm restarted = changed.isAdaptive() ? LimitAlgorithm.of(changed.getAdaptive()) : null;
-            this.config = changed;
-            this.algorithm = restarted;
-            setLimit((restarted != null) ? restarted.getLimit() : newLimit);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("Bulkhead '" + this.name + "': " + ex.getMessage(), ex);
-        }
-        finally {
-            this.limitChange.unlock();
-        }
+        this.limits.changeCeiling(newLimit);
     }
 
-    /** Guarded by limitChange. */
-    private void setLimit(int newLimit) {
-        int oldLimit = this.permits.limit();
-        if (newLimit > oldLimit) {
-            this.statistics.listeners().limitChanged(this, oldLimit, newLimit);
-        }
-        this.permits.setLimit(newLimit);
-        if (newLimit < oldLimit) {
-            this.statistics.listeners().limitChanged(this, oldLimit, newLimit);
-        }
+    /** Called by {@link LimitControl} under its lock. */
+    void configChanged(BulkheadConfig changed) {
+        this.config = changed;
     }
 
     /**
@@ -251,21 +196,26 @@ public final class Bulkhead {
     }
 
     /**
-     * Current maximum number of concurrent calls: {@code maxConcurrentCalls} of a static bulkhead, what
-     * the algorithm found for an adaptive one.
+     * The limit: how many permits may be held now. The ceiling for a static bulkhead, what the algorithm
+     * found at or below it for an adaptive one.
      */
     public int getLimit() {
         return this.permits.limit();
     }
 
+    /** The ceiling, {@code maxConcurrentCalls}: the limit of a static bulkhead, the most an adaptive one's reaches. */
+    public int getCeiling() {
+        return this.config.getMaxConcurrentCalls();
+    }
+
     /** Whether an algorithm finds this bulkhead's limit (it then wants the calls in flight at each start). */
     public boolean isAdaptive() {
-        return this.algorithm != null;
+        return this.limits.algorithm() != null;
     }
 
     /** The algorithm that finds the limit of an adaptive bulkhead, for diagnostics; {@code null} when static. */
     public LimitAlgorithm getLimitAlgorithm() {
-        return this.algorithm;
+        return this.limits.algorithm();
     }
 
     /** What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded). */

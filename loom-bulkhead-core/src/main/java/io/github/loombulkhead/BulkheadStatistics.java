@@ -46,7 +46,7 @@ final class BulkheadStatistics {
     }
 
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
-    BulkheadRejectedException rejected(Bulkhead bulkhead, RejectionReason reason, long waitNanos, String detail) {
+    BulkheadRejectedException countRejection(Bulkhead bulkhead, RejectionReason reason, long waitNanos, String detail) {
         this.rejected.get(reason).increment();
         this.listeners.rejected(bulkhead, reason, waitNanos);
         return new BulkheadRejectedException(bulkhead.getName(), reason, detail);

@@ -5,14 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
- * The permits of one bulkhead and the waiters for them. The active and waiting counts share one
- * {@code AtomicLong}, so with nobody waiting a permit is taken and given back with one CAS each; a
- * {@code ReentrantLock} guards the {@link WaitQueue} and every change that involves a waiter.
+ * The permits of one bulkhead and the waiters for them: lock-free {@link PermitCounts} while nobody
+ * waits; a {@code ReentrantLock} guards the {@link WaitQueue} and every change that involves a waiter.
  *
  * <p>A released permit goes straight to the next waiter (no barging), in a loop: a waiter that
  * cannot use it hands it back and the next one is served. Expiring waiters are timed out by the
@@ -20,19 +18,13 @@ import java.util.function.Predicate;
  */
 final class Permits {
 
-    /** What {@link #acquireOrEnqueue} did. */
-    enum Entry { ACQUIRED, QUEUED, REFUSED }
-
-    private static final long ONE_WAITING = 1L << 32;
-
     private static final System.Logger logger = System.getLogger(Bulkhead.class.getName());
 
     private final Bulkhead owner;
 
     private final BulkheadStatistics statistics;
 
-    /** Waiting count in the high 32 bits, active count in the low 32 bits. */
-    private final AtomicLong counts = new AtomicLong();
+    private final PermitCounts counts = new PermitCounts();
 
     private volatile int limit;
 
@@ -55,50 +47,31 @@ final class Permits {
     }
 
     int active() {
-        return (int) this.counts.get();
+        return this.counts.active();
     }
 
     int waiting() {
-        return (int) (this.counts.get() >>> 32);
+        return this.counts.waiting();
     }
 
     /** Takes a free permit if one is free and nobody waits. */
     boolean tryAcquire() {
-        for (;;) {
-            long c = this.counts.get();
-            if ((c >>> 32) != 0 || (int) c >= this.limit) {
-                return false;
-            }
-            if (this.counts.compareAndSet(c, c + 1)) {
-                return true;
-            }
-        }
+        return this.counts.tryAcquire(this.limit);
     }
 
     /** Takes a free permit, or queues {@code waiter} if the queue and {@code config} allow it. */
-    Entry acquireOrEnqueue(Waiter waiter, BulkheadConfig config) {
+    PermitCounts.Entry acquireOrEnqueue(Waiter waiter, BulkheadConfig config) {
         this.lock.lock();
         try {
-            for (;;) {
-                long c = this.counts.get();
-                int waiting = (int) (c >>> 32);
-                if (waiting == 0 && (int) c < this.limit) {
-                    if (this.counts.compareAndSet(c, c + 1)) {
-                        return Entry.ACQUIRED;
-                    }
-                    continue;
-                }
-                if (waiting >= config.getQueueCapacity() || config.maxWaitNanos() == 0) {
-                    return Entry.REFUSED;
-                }
-                if (this.counts.compareAndSet(c, c + ONE_WAITING)) {
-                    this.queue.add(waiter, System.nanoTime());
-                    if (waiter.expires()) {
-                        scheduleExpiryCheck();
-                    }
-                    return Entry.QUEUED;
+            PermitCounts.Entry entry = this.counts.acquireOrWait(this.limit, config.getQueueCapacity(),
+                    config.maxWaitNanos() != 0);
+            if (entry == PermitCounts.Entry.QUEUED) {
+                this.queue.add(waiter, System.nanoTime());
+                if (waiter.expires()) {
+                    scheduleExpiryCheck();
                 }
             }
+            return entry;
         }
         finally {
             this.lock.unlock();
@@ -111,7 +84,7 @@ final class Permits {
             if (!this.queue.withdraw(waiter)) {
                 return false;
             }
-            this.counts.addAndGet(-ONE_WAITING);
+            this.counts.waitersLeft(1);
             return true;
         }
         finally {
@@ -123,7 +96,7 @@ final class Permits {
         this.lock.lock();
         try {
             List<Waiter> withdrawn = this.queue.withdrawAll(filter);
-            this.counts.addAndGet(-ONE_WAITING * withdrawn.size());
+            this.counts.waitersLeft(withdrawn.size());
             return withdrawn;
         }
         finally {
@@ -133,20 +106,9 @@ final class Permits {
 
     /** Gives a permit back: frees it, or hands it to the next waiter that can use it. */
     void release() {
-        for (;;) {
-            long c = this.counts.get();
-            if ((int) c <= 0) {
-                throw new IllegalStateException("Bulkhead '" + this.owner.getName()
-                        + "': more permits released than acquired");
-            }
-            if ((c >>> 32) != 0) {
-                break;
-            }
-            if (this.counts.compareAndSet(c, c - 1)) {
-                return;
-            }
+        if (!this.counts.releaseIfNobodyWaits(this.owner.getName())) {
+            handOff();
         }
-        handOff();
     }
 
     /** Passes a permit the caller holds on. A loop, not a recursion: a waiter that cannot use it hands it back. */
@@ -156,7 +118,7 @@ final class Permits {
             this.lock.lock();
             try {
                 next = (active() <= this.limit) ? this.queue.grantNext(this.owner.getConfig().isFair()) : null;
-                this.counts.addAndGet((next != null) ? -ONE_WAITING : -1);
+                this.counts.handedOnOrReleased(next != null);
             }
             finally {
                 this.lock.unlock();
@@ -176,7 +138,7 @@ final class Permits {
             boolean fair = this.owner.getConfig().isFair();
             Waiter next;
             while (active() < newLimit && (next = this.queue.grantNext(fair)) != null) {
-                this.counts.addAndGet(1 - ONE_WAITING);
+                this.counts.waiterAcquired();
                 granted.add(next);
             }
         }
@@ -228,7 +190,7 @@ final class Permits {
             this.expiryCheck = null;
             maxWait = this.owner.getConfig().maxWaitNanos();
             expired = (maxWait != Long.MAX_VALUE) ? this.queue.expire(System.nanoTime() - maxWait) : List.of();
-            this.counts.addAndGet(-ONE_WAITING * expired.size());
+            this.counts.waitersLeft(expired.size());
             scheduleExpiryCheck();
         }
         finally {
@@ -260,7 +222,7 @@ final class Permits {
     private void rejectExpired(List<Waiter> expired, long maxWait) {
         for (Waiter waiter : expired) {
             long waited = System.nanoTime() - waiter.enqueuedAt;
-            BulkheadRejectedException rejection = this.statistics.rejected(this.owner, RejectionReason.WAIT_TIMED_OUT, waited, "waited "
+            BulkheadRejectedException rejection = this.statistics.countRejection(this.owner, RejectionReason.WAIT_TIMED_OUT, waited, "waited "
                     + waited / 1_000_000 + " ms, max wait " + Duration.ofNanos(maxWait));
             try {
                 waiter.onReject(rejection);

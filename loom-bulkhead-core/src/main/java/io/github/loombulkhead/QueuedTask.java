@@ -10,19 +10,19 @@ class QueuedTask extends Waiter {
 
     private final BoundedVirtualExecutor executor;
 
-    private final Runnable command;
+    private final Runnable submitted;
 
     /** A waiting task; only one whose future the executor created expires (it can be told). */
-    QueuedTask(BoundedVirtualExecutor executor, Runnable command, boolean expires) {
+    QueuedTask(BoundedVirtualExecutor executor, Runnable submitted, boolean expires) {
         super(expires);
         this.executor = executor;
-        this.command = command;
+        this.submitted = submitted;
     }
 
-    /** A queued task that runs {@code task} (what the task decorator made of it) for {@code command}. */
-    static QueuedTask of(BoundedVirtualExecutor executor, Runnable task, Runnable command, boolean expires) {
-        return (task == command) ? new QueuedTask(executor, command, expires)
-                : new Decorated(executor, task, command, expires);
+    /** A queued task that runs {@code decorated} (what the task decorator made of {@code submitted}). */
+    static QueuedTask of(BoundedVirtualExecutor executor, Runnable decorated, Runnable submitted, boolean expires) {
+        return (decorated == submitted) ? new QueuedTask(executor, submitted, expires)
+                : new Decorated(executor, decorated, submitted, expires);
     }
 
     BoundedVirtualExecutor owner() {
@@ -30,29 +30,29 @@ class QueuedTask extends Waiter {
     }
 
     /** The task as submitted. */
-    Runnable command() {
-        return this.command;
+    Runnable submitted() {
+        return this.submitted;
     }
 
-    /** The task to run: the command, or what the task decorator made of it. */
-    Runnable task() {
-        return this.command;
+    /** The task to run: what the task decorator made of the submitted one, or that one itself. */
+    Runnable decorated() {
+        return this.submitted;
     }
 
     @Override
     protected boolean onPermit(long waitNanos) {
-        Runnable command = command();
-        if (command instanceof Future<?> future && future.isDone()) {
+        Runnable submitted = submitted();
+        if (submitted instanceof Future<?> future && future.isDone()) {
             // Cancelled while the permit was on its way: no thread for a task that will not run.
             this.executor.taskEnded();
             return false;
         }
         try {
-            this.executor.start(task(), command);
+            this.executor.start(decorated(), submitted);
             return true;
         }
         catch (RuntimeException | Error ex) {
-            if (command instanceof OwnTask own && expires()) {
+            if (submitted instanceof OwnTask own && expires()) {
                 own.failToStart(ex);
             }
             logger.log(Level.ERROR, "Bulkhead '" + this.executor.getBulkhead().getName() + "' could not start a task",
@@ -65,12 +65,12 @@ class QueuedTask extends Waiter {
     @Override
     protected void onReject(BulkheadRejectedException rejection) {
         try {
-            if (command() instanceof OwnTask own && expires()) {
+            if (submitted() instanceof OwnTask own && expires()) {
                 own.reject(rejection);
             }
             else {
                 // Foreign tasks never expire; nothing else rejects a queued task.
-                logger.log(Level.WARNING, rejection.getMessage() + "; task " + command() + " did not run");
+                logger.log(Level.WARNING, rejection.getMessage() + "; task " + submitted() + " did not run");
             }
         }
         finally {
@@ -78,19 +78,19 @@ class QueuedTask extends Waiter {
         }
     }
 
-    /** A waiting task that the task decorator wrapped: the wrapper runs, the command is what was submitted. */
+    /** A waiting task that the task decorator wrapped: the wrapper runs, the submitted task is what it wraps. */
     private static final class Decorated extends QueuedTask {
 
-        private final Runnable task;
+        private final Runnable decorated;
 
-        Decorated(BoundedVirtualExecutor executor, Runnable task, Runnable command, boolean expires) {
-            super(executor, command, expires);
-            this.task = task;
+        Decorated(BoundedVirtualExecutor executor, Runnable decorated, Runnable submitted, boolean expires) {
+            super(executor, submitted, expires);
+            this.decorated = decorated;
         }
 
         @Override
-        Runnable task() {
-            return this.task;
+        Runnable decorated() {
+            return this.decorated;
         }
     }
 }

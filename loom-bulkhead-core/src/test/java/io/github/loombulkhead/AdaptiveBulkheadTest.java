@@ -49,6 +49,7 @@ class AdaptiveBulkheadTest {
     void startsAtTheInitialLimitAndTheCeilingIsTheMaxConcurrentCalls() {
         Bulkhead bulkhead = adaptive(50, 10, 2);
         assertThat(bulkhead.getLimit()).isEqualTo(10);
+        assertThat(bulkhead.getCeiling()).isEqualTo(50);
         assertThat(bulkhead.isAdaptive()).isTrue();
         assertThat(bulkhead.getConfig().getAdaptive().getMaxLimit()).isEqualTo(50);
         assertThat(bulkhead.getLimitAlgorithm().getName()).isEqualTo("aimd");
@@ -92,6 +93,7 @@ class AdaptiveBulkheadTest {
     void changingTheLimitOfAnAdaptiveBulkheadSetsItsCeiling() {
         Bulkhead bulkhead = adaptive(50, 30, 2);
         bulkhead.changeLimit(20);
+        assertThat(bulkhead.getCeiling()).isEqualTo(20);
         assertThat(bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(20);
         assertThat(bulkhead.getLimit()).isEqualTo(20);
         for (int round = 0; round < 100; round++) {
@@ -99,6 +101,7 @@ class AdaptiveBulkheadTest {
         }
         assertThat(bulkhead.getLimit()).isEqualTo(20);
         bulkhead.changeLimit(40);
+        assertThat(bulkhead.getCeiling()).isEqualTo(40);
         assertThat(bulkhead.getLimit()).as("the algorithm goes on from where it was").isEqualTo(20);
         assertThatIllegalArgumentException().isThrownBy(() -> bulkhead.changeLimit(1))
             .withMessageContaining("Bulkhead 'adaptive'");

@@ -383,6 +383,14 @@ class BulkheadTest {
     }
 
     @Test
+    void theLimitOfAStaticBulkheadIsItsCeiling() {
+        Bulkhead bulkhead = bulkhead("static", BulkheadConfig.custom().maxConcurrentCalls(3));
+        bulkhead.changeLimit(7);
+        assertThat(bulkhead.getCeiling()).isEqualTo(7);
+        assertThat(bulkhead.getLimit()).isEqualTo(7);
+    }
+
+    @Test
     void limitChangesAreReportedOnce() {
         RecordingListener listener = new RecordingListener();
         Bulkhead bulkhead = bulkhead("limits", BulkheadConfig.custom().maxConcurrentCalls(3));

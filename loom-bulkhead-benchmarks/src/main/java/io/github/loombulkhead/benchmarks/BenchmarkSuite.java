@@ -194,16 +194,16 @@ public final class BenchmarkSuite {
         List<MemoryResult> results = new ArrayList<>();
         for (int tasks : this.settings.memoryTasks()) {
             for (int repeat = 0; repeat < this.settings.memoryRepeats(); repeat++) {
-                for (WaitingTaskMemory.Alternative alternative : WaitingTaskMemory.Alternative.values()) {
-                    System.out.println("# memory: " + alternative + " with " + tasks + " waiting tasks");
+                for (WaitingTaskMemory.Mode mode : WaitingTaskMemory.Mode.values()) {
+                    System.out.println("# memory: " + mode + " with " + tasks + " waiting tasks");
                     MemoryResult result;
                     if (this.settings.inProcess()) {
-                        result = WaitingTaskMemory.measure(alternative, tasks);
+                        result = WaitingTaskMemory.measure(mode, tasks);
                     }
                     else {
                         String json = ChildJvm.run(WaitingTaskMemory.class,
                                 List.of("-XX:+UseSerialGC", "-Xms1g", "-Xmx8g"),
-                                List.of(alternative.name(), String.valueOf(tasks)), CHILD_TIMEOUT);
+                                List.of(mode.name(), String.valueOf(tasks)), CHILD_TIMEOUT);
                         result = JsonMapper.shared().readValue(json, MemoryResult.class);
                     }
                     System.out.printf("# memory: %.1f bytes per waiting task%n", result.bytesPerTask());
@@ -216,16 +216,16 @@ public final class BenchmarkSuite {
 
     private List<FairnessResult> runFairness() throws Exception {
         List<FairnessResult> results = new ArrayList<>();
-        for (FairnessUnderOverload.Alternative alternative : FairnessUnderOverload.Alternative.values()) {
-            System.out.println("# fairness: " + alternative);
+        for (FairnessUnderOverload.Mode mode : FairnessUnderOverload.Mode.values()) {
+            System.out.println("# fairness: " + mode);
             FairnessResult result;
             if (this.settings.inProcess()) {
-                result = FairnessUnderOverload.measure(alternative, this.settings.fairnessDuration(),
+                result = FairnessUnderOverload.measure(mode, this.settings.fairnessDuration(),
                         this.settings.fairnessWarmup());
             }
             else {
                 String json = ChildJvm.run(FairnessUnderOverload.class, List.of("-Xms1g", "-Xmx1g"),
-                        List.of(alternative.name(), String.valueOf(this.settings.fairnessDuration().toMillis()),
+                        List.of(mode.name(), String.valueOf(this.settings.fairnessDuration().toMillis()),
                                 String.valueOf(this.settings.fairnessWarmup().toMillis())),
                         CHILD_TIMEOUT);
                 result = JsonMapper.shared().readValue(json, FairnessResult.class);

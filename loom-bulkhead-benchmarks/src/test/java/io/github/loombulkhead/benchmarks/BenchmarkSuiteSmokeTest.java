@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the whole suite once, tiny and in this JVM (JMH without forks, harnesses in-process), and checks that
- * every benchmark and alternative produced a result and that the report shows each of them.
+ * every benchmark and mode produced a result and that the report shows each of them.
  */
 class BenchmarkSuiteSmokeTest {
 
@@ -85,8 +85,8 @@ class BenchmarkSuiteSmokeTest {
         List<MemoryResult> memory = JsonMapper.shared()
             .readValue(OUT.resolve("memory.json").toFile(), new TypeReference<List<MemoryResult>>() {
             });
-        assertThat(memory).extracting(MemoryResult::alternative)
-            .containsExactlyInAnyOrder(names(WaitingTaskMemory.Alternative.values()));
+        assertThat(memory).extracting(MemoryResult::mode)
+            .containsExactlyInAnyOrder(names(WaitingTaskMemory.Mode.values()));
         assertThat(memory).allSatisfy((result) -> {
             assertThat(result.waitingTasks()).isEqualTo(2_000);
             assertThat(result.completedTasks()).isEqualTo(2_000);
@@ -101,8 +101,8 @@ class BenchmarkSuiteSmokeTest {
         List<FairnessResult> fairness = JsonMapper.shared()
             .readValue(OUT.resolve("fairness.json").toFile(), new TypeReference<List<FairnessResult>>() {
             });
-        assertThat(fairness).extracting(FairnessResult::alternative)
-            .containsExactlyInAnyOrder(names(FairnessUnderOverload.Alternative.values()));
+        assertThat(fairness).extracting(FairnessResult::mode)
+            .containsExactlyInAnyOrder(names(FairnessUnderOverload.Mode.values()));
         assertThat(fairness).allSatisfy((result) -> {
             assertThat(result.samples()).isPositive();
             assertThat(result.rejected()).isZero();
@@ -140,8 +140,8 @@ class BenchmarkSuiteSmokeTest {
         assertThat(baselineRows).allSatisfy((line) -> assertThat(line).contains("| 1.00× |"));
     }
 
-    private static double bytesPerTask(List<MemoryResult> memory, String alternative) {
-        return memory.stream().filter((r) -> r.alternative().equals(alternative)).findFirst().orElseThrow().bytesPerTask();
+    private static double bytesPerTask(List<MemoryResult> memory, String mode) {
+        return memory.stream().filter((r) -> r.mode().equals(mode)).findFirst().orElseThrow().bytesPerTask();
     }
 
     private static String[] names(Enum<?>[] values) {

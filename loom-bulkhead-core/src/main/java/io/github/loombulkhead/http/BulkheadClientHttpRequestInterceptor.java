@@ -67,7 +67,7 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
     public static BulkheadClientHttpRequestInterceptor perHost(BulkheadRegistry registry, String namePrefix,
             Function<String, BulkheadConfig> configByName, int maxHosts) {
         return new BulkheadClientHttpRequestInterceptor(
-                new HostBulkheads(registry, namePrefix, configByName, maxHosts));
+                new HostBulkheadLookup(registry, namePrefix, configByName, maxHosts));
     }
 
     /** The bulkhead that bounds {@code request}, creating it if this is a new host. */

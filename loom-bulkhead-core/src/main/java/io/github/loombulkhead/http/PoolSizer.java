@@ -39,12 +39,12 @@ final class PoolSizer implements BulkheadListener {
         this.reservedTotal = reservedTotal;
     }
 
-    /** {@code a + b}, saturated at {@code Integer.MAX_VALUE}. */
-    /** The connections a bulkhead's calls can use at most: {@code maxConcurrentCalls}, the ceiling of an adaptive one. */
+    /** The connections a bulkhead's calls can use at most: its ceiling, {@code maxConcurrentCalls}. */
     static int poolLimit(Bulkhead bulkhead) {
-        return Math.max(bulkhead.getLimit(), bulkhead.getConfig().getMaxConcurrentCalls());
+        return Math.max(bulkhead.getLimit(), bulkhead.getCeiling());
     }
 
+    /** {@code a + b}, saturated at {@code Integer.MAX_VALUE}. */
     static int plus(int a, int b) {
         return (int) Math.min(Integer.MAX_VALUE, (long) a + b);
     }

@@ -57,6 +57,21 @@ public final class PooledHttpRequestFactories {
         return PoolSizer.poolLimit(bulkhead);
     }
 
+    /** The connections the calls of {@code bulkheads} (each counted once) can use at once, saturated at {@code Integer.MAX_VALUE}. */
+    public static int poolLimit(Collection<Bulkhead> bulkheads) {
+        return SummedPoolSizer.sum(bulkheads.stream().distinct().map(PoolSizer::poolLimit).toList());
+    }
+
+    /** Connections per route of a pool for {@code limitPerRoute} calls plus {@code reservedPerRoute}, saturated. */
+    public static int maxConnPerRoute(int limitPerRoute, int reservedPerRoute) {
+        return PoolSizer.plus(limitPerRoute, reservedPerRoute);
+    }
+
+    /** Connections in all of a pool for {@code limitPerRoute} calls on each of {@code routes} plus {@code reservedTotal}, saturated. */
+    public static int maxConnTotal(int limitPerRoute, int routes, int reservedTotal) {
+        return PoolSizer.plus(PoolSizer.total(limitPerRoute, routes), reservedTotal);
+    }
+
     /**
      * A pool for one client-wide bulkhead: {@code maxTotal = maxPerRoute = } its limit, following it (for an
      * adaptive bulkhead its ceiling, {@code maxConcurrentCalls}, so the pool never caps the algorithm).
@@ -81,8 +96,7 @@ public final class PooledHttpRequestFactories {
         if (distinct.isEmpty() || distinct.contains(null)) {
             throw new IllegalArgumentException("bulkheads must not be empty or contain null but was " + bulkheads);
         }
-        int sum = SummedPoolSizer.sum(distinct.stream().map(PoolSizer::poolLimit).toList());
-        return new Builder(sum, 1, (sizer) -> {
+        return new Builder(poolLimit(distinct), 1, (sizer) -> {
             PoolBinding binding = new PoolBinding(new SummedPoolSizer(sizer, distinct));
             distinct.forEach(binding::bind);
             return binding;
@@ -212,8 +226,8 @@ public final class PooledHttpRequestFactories {
             // default HttpClient 5 clients.
             PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
                 .useSystemProperties()
-                .setMaxConnTotal(PoolSizer.plus(PoolSizer.total(this.maxPerRoute, this.routes), this.reservedTotal))
-                .setMaxConnPerRoute(PoolSizer.plus(this.maxPerRoute, this.reservedPerRoute))
+                .setMaxConnTotal(maxConnTotal(this.maxPerRoute, this.routes, this.reservedTotal))
+                .setMaxConnPerRoute(maxConnPerRoute(this.maxPerRoute, this.reservedPerRoute))
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                     .setConnectTimeout(Timeout.of(this.connectTimeout))
                     .setSocketTimeout(Timeout.of(this.readTimeout))

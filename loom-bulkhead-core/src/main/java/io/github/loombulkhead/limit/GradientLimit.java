@@ -1,9 +1,7 @@
 package io.github.loombulkhead.limit;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -23,6 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
+ * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
+ * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
+ * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, once.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
  * the last overload without queueing, doubling its step per window up to 50 % per RTT. The limit never grows beyond
@@ -45,13 +46,9 @@ final class GradientLimit implements LimitAlgorithm {
 
     private static final double DRAIN_MARGIN = 0.03;
 
-    private static final int DRAIN_WINDOWS = 5;
-
-    private static final double FASTER = 0.8;
-
-    private static final double FLAT = 0.8;
-
     private static final int RTT_CAP = 4;
+
+    private static final double COLLAPSE_BACKOFF = 0.25;
 
     private final AdaptiveLimitConfig config;
 
@@ -63,21 +60,17 @@ final class GradientLimit implements LimitAlgorithm {
 
     private final DoubleAdder pendingGrowth = new DoubleAdder();
 
-    private final AtomicLong pendingDropEnd = new AtomicLong(Long.MIN_VALUE);
-
-    private final AtomicLong pendingDropKnee = new AtomicLong(Double.doubleToLongBits(Double.MAX_VALUE));
-
     private final AtomicInteger maxQuietInflight = new AtomicInteger();
 
-    private final DropCounter drops;
+    private final DropSignals drops;
+
+    private final NoLoadRtt noLoadRtt;
 
     private volatile SampleWindow window;
 
     private volatile long lastDecreaseNanos = Long.MIN_VALUE;
 
     private volatile int published;
-
-    private volatile long noLoadRtt;
 
     private volatile long windowRtt;
 
@@ -96,19 +89,12 @@ final class GradientLimit implements LimitAlgorithm {
 
     private boolean droppedInOverload;
 
+    /** Whether the last decrease was for a collapse: the calls sent before it are known to fail. */
+    private volatile boolean collapsed;
+
     private int probes;
 
     private int drainCountdown;
-
-    private final long[] drained = new long[DRAIN_WINDOWS];
-
-    private int drainedCount;
-
-    private int flatDrains;
-
-    private long congestedRtt;
-
-    private double congestedInflight;
 
     GradientLimit(AdaptiveLimitConfig config) {
         this.config = config;
@@ -116,7 +102,8 @@ final class GradientLimit implements LimitAlgorithm {
         this.quietRatio = 1 + (this.tolerance - 1) / 2;
         this.limit = config.getInitialLimit();
         this.published = config.getInitialLimit();
-        this.drops = new DropCounter(config.getDropTolerance());
+        this.drops = new DropSignals(config);
+        this.noLoadRtt = new NoLoadRtt(this.tolerance);
         this.window = newWindow();
     }
 
@@ -132,11 +119,20 @@ final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        if (outcome == Outcome.IGNORED || startNanos < this.lastDecreaseNanos) {
+        if (outcome == Outcome.IGNORED) {
+            return this.published;
+        }
+        this.drops.finished(outcome == Outcome.DROPPED);
+        if (startNanos < this.lastDecreaseNanos) {
+            if (!this.collapsed && this.drops.isCollapse(this.published)) {
+                // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
+                this.drops.due(startNanos + rttNanos);
+                drain();
+            }
             return this.published;
         }
         long rtt = Math.max(1, rttNanos);
-        long noLoad = this.noLoadRtt;
+        long noLoad = this.noLoadRtt.get();
         int current = this.published;
         int round = Math.max(this.config.getWindowSamples(), current);
         if (outcome == Outcome.DROPPED) {
@@ -144,16 +140,17 @@ final class GradientLimit implements LimitAlgorithm {
                 // A call that failed after waiting longer than the no-load RTT queued too.
                 this.window.add(startNanos, rtt, inflight);
             }
-            if (this.drops.count(true, round)) {
+            if (this.drops.counted(true, round)) {
                 if (noLoad > 0 && rtt > noLoad) {
-                    double knee = (double) inflight * noLoad / rtt;
-                    this.pendingDropKnee.accumulateAndGet(Double.doubleToLongBits(knee), Math::min);
+                    this.drops.due(startNanos + rtt, (double) inflight * noLoad / rtt);
                 }
-                this.pendingDropEnd.accumulateAndGet(startNanos + rtt, Math::max);
+                else {
+                    this.drops.due(startNanos + rtt);
+                }
             }
         }
         else {
-            this.drops.count(false, round);
+            this.drops.counted(false, round);
             this.window.add(startNanos, rtt, inflight);
             if (noLoad == 0 || rtt <= noLoad * this.quietRatio) {
                 this.maxQuietInflight.accumulateAndGet(inflight, Math::max);
@@ -171,7 +168,7 @@ final class GradientLimit implements LimitAlgorithm {
     @Override
     public Map<String, Number> getEstimates() {
         double knee = this.knee;
-        return Map.of("noLoadRttNanos", this.noLoadRtt, "rttNanos", this.windowRtt, "knee",
+        return Map.of("noLoadRttNanos", this.noLoadRtt.get(), "rttNanos", this.windowRtt, "knee",
                 (knee == Double.MAX_VALUE) ? 0 : (int) knee);
     }
 
@@ -188,16 +185,15 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean hasWork() {
-        return this.pendingDropEnd.get() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1
+        return this.drops.dueEnd() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1
                 || isComplete(this.window);
     }
 
     /** Guarded by lock. */
     private void work() {
-        long dropEnd = this.pendingDropEnd.get();
+        long dropEnd = this.drops.dueEnd();
         if (dropEnd > this.lastDecreaseNanos) {
-            double dropKnee = Double.longBitsToDouble(
-                    this.pendingDropKnee.getAndSet(Double.doubleToLongBits(Double.MAX_VALUE)));
+            double dropKnee = this.drops.takeKnee();
             double target = this.limit * this.config.getDropBackoff();
             if (this.startup) {
                 // Dropping before the first sign of queueing: the start was far above the callee's capacity.
@@ -207,7 +203,15 @@ final class GradientLimit implements LimitAlgorithm {
                 target = Math.max(this.limit * 0.5, Math.min(target, dropKnee));
             }
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
+            boolean collapse = false;
+            if (this.drops.isCollapse(this.published)) {
+                // More calls failed than succeeded: the callee's queue holds calls whose callers gave up, and every
+                // new call waits behind them. Send few until it drained, then return to the knee.
+                target = Math.min(target, this.limit * COLLAPSE_BACKOFF);
+                collapse = true;
+            }
             decrease(target, dropEnd);
+            this.collapsed = collapse;
             this.droppedInOverload = true;
             return;
         }
@@ -227,15 +231,19 @@ final class GradientLimit implements LimitAlgorithm {
         long mean = closed.meanRtt();
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;
-        long noLoad = updateNoLoadRtt(mean, closed.meanInflight());
+        if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, this.drainCountdown == 1)) {
+            // A slower callee, not a queue: the limit may return to where the overload began.
+            this.knee = this.peak;
+        }
+        this.drainCountdown = Math.max(0, this.drainCountdown - 1);
+        long noLoad = this.noLoadRtt.get();
         this.windowRtt = mean;
         if (settling) {
             return;
         }
         double ratio = (double) mean / noLoad;
         if (ratio > this.tolerance) {
-            this.congestedRtt = mean;
-            this.congestedInflight = closed.meanInflight();
+            this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;
             decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd());
             this.drainCountdown = 2;
@@ -276,36 +284,6 @@ final class GradientLimit implements LimitAlgorithm {
         return this.config.getIncreaseRatio();
     }
 
-    /**
-     * Guarded by lock. While starting: the lowest window mean. Afterwards: the median of the last drain windows (the
-     * second window after a latency decrease), or at once a window clearly faster than the estimate. When two drain
-     * windows in a row stayed slow although far fewer calls were in flight, the RTT does not come from queueing but
-     * from a slower callee: it becomes the new no-load RTT and the limit may return to where the overload began.
-     */
-    private long updateNoLoadRtt(long mean, double meanInflight) {
-        long noLoad = this.noLoadRtt;
-        if (noLoad == 0 || (this.startup && mean < noLoad) || mean < noLoad * FASTER) {
-            noLoad = mean;
-        }
-        else if (this.drainCountdown == 1) {
-            boolean flat = mean > noLoad * this.tolerance && mean >= FLAT * this.congestedRtt
-                    && meanInflight <= FLAT * this.congestedInflight;
-            this.flatDrains = flat ? this.flatDrains + 1 : 0;
-            if (this.flatDrains >= 2) {
-                this.drainedCount = 0;
-                this.flatDrains = 0;
-                this.knee = this.peak;
-            }
-            this.drained[this.drainedCount++ % DRAIN_WINDOWS] = mean;
-            long[] sorted = Arrays.copyOf(this.drained, Math.min(this.drainedCount, DRAIN_WINDOWS));
-            Arrays.sort(sorted);
-            noLoad = sorted[(sorted.length - 1) / 2];
-        }
-        this.drainCountdown = Math.max(0, this.drainCountdown - 1);
-        this.noLoadRtt = noLoad;
-        return noLoad;
-    }
-
     /** Guarded by lock. */
     private void grow(double growth) {
         double cap = Math.max(this.limit, HEADROOM * this.maxQuietInflight.get() + 1);
@@ -333,6 +311,7 @@ final class GradientLimit implements LimitAlgorithm {
         this.pendingGrowth.reset();
         this.maxQuietInflight.set(0);
         this.drops.reset();
+        this.collapsed = false;
         publish();
         this.window = newWindow();
     }
@@ -342,12 +321,12 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private SampleWindow newWindow() {
-        long noLoad = this.noLoadRtt;
+        long noLoad = this.noLoadRtt.get();
         return new SampleWindow((noLoad > 0) ? noLoad * RTT_CAP : Long.MAX_VALUE);
     }
 
     private boolean isComplete(SampleWindow candidate) {
-        long span = this.noLoadRtt;
+        long span = this.noLoadRtt.get();
         if (span == 0) {
             span = (candidate.count() > 0) ? candidate.meanRtt() : Long.MAX_VALUE;
         }
@@ -356,6 +335,6 @@ final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public String toString() {
-        return "GradientLimit[limit=" + this.published + ", noLoadRtt=" + this.noLoadRtt + "ns]";
+        return "GradientLimit[limit=" + this.published + ", noLoadRtt=" + this.noLoadRtt.get() + "ns]";
     }
 }

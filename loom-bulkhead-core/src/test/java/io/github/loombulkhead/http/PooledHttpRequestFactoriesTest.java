@@ -298,4 +298,20 @@ class PooledHttpRequestFactoriesTest {
         this.resources.add(factory::destroy);
         return factory;
     }
+
+    @Test
+    void poolSizesAddTheReservedConnectionsAndSaturateInsteadOfOverflowing() {
+        assertThat(PooledHttpRequestFactories.maxConnPerRoute(20, 5)).isEqualTo(25);
+        assertThat(PooledHttpRequestFactories.maxConnTotal(20, 3, 25)).isEqualTo(85);
+        assertThat(PooledHttpRequestFactories.maxConnPerRoute(Integer.MAX_VALUE, 5)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(PooledHttpRequestFactories.maxConnTotal(Integer.MAX_VALUE / 2, 3, 0)).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void thePoolLimitOfSeveralBulkheadsCountsEachOnceAndSaturates() {
+        Bulkhead small = new Bulkhead("small", BulkheadConfig.custom().maxConcurrentCalls(3).build());
+        Bulkhead huge = new Bulkhead("huge", BulkheadConfig.custom().maxConcurrentCalls(Integer.MAX_VALUE).build());
+        assertThat(PooledHttpRequestFactories.poolLimit(List.of(small, small))).isEqualTo(3);
+        assertThat(PooledHttpRequestFactories.poolLimit(List.of(small, huge))).isEqualTo(Integer.MAX_VALUE);
+    }
 }

@@ -148,18 +148,43 @@ class GradientLimitTest {
     }
 
     @Test
-    void callsThatStartedBeforeADecreaseChangeNothing() {
+    void callsThatStartedBeforeADecreaseChangeNothingWhileMostOfThemSucceed() {
         LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().initialLimit(100));
         long start = 0;
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 6; i++) {
+            // More than 5 % of a round (the limit, 100 calls): the sixth drop halves the limit of the start.
             algorithm.onSample(start, S, 100, Outcome.DROPPED);
         }
         int afterFirstDecrease = algorithm.getLimit();
         assertThat(afterFirstDecrease).isEqualTo(50);
         for (int i = 0; i < 100; i++) {
-            algorithm.onSample(start + i, S, 100, Outcome.DROPPED);
+            // One drop per success: the overload that the decrease already answered.
+            algorithm.onSample(start + i, S, 100, (i % 2 == 0) ? Outcome.SUCCESS : Outcome.DROPPED);
         }
         assertThat(algorithm.getLimit()).as("stale drops of the same overload").isEqualTo(afterFirstDecrease);
+    }
+
+    @Test
+    void fallsToAQuarterAtOnceWhenNearlyEveryCallFails() {
+        // A callee whose queue holds calls their callers gave up on: every new call waits behind them and times out
+        // too, so sending less by a fifth per round only feeds the queue. Half a limit's worth of calls, more than
+        // three drops per success, is enough to tell; even calls that started before the last decrease count.
+        LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().initialLimit(100));
+        for (int i = 0; i < 6; i++) {
+            algorithm.onSample(0, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).isEqualTo(50);
+        for (int i = 0; i < 24; i++) {
+            algorithm.onSample(i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("fewer calls than half the limit decide nothing").isEqualTo(50);
+        algorithm.onSample(24, S, 100, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(12);
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(25 + i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("the calls sent before the collapse was seen fail as expected")
+            .isEqualTo(12);
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.github.loombulkhead.autoconfigure;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
 import io.github.loombulkhead.BulkheadRegistry;
-import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorator;
+import io.github.loombulkhead.autoconfigure.propagation.ContextPropagatingDecorator;
 
 /**
  * Creates {@link BoundedVirtualExecutor}s wired like the application's other bulkheads: the bulkhead comes
@@ -15,10 +15,10 @@ public class BoundedVirtualExecutors {
 
     private final BulkheadRegistry registry;
 
-    private final BulkheadTaskDecorator taskDecorator;
+    private final ContextPropagatingDecorator taskDecorator;
 
     /** Executors on the bulkheads of {@code registry} whose tasks are decorated by {@code taskDecorator}. */
-    public BoundedVirtualExecutors(BulkheadRegistry registry, BulkheadTaskDecorator taskDecorator) {
+    public BoundedVirtualExecutors(BulkheadRegistry registry, ContextPropagatingDecorator taskDecorator) {
         this.registry = registry;
         this.taskDecorator = taskDecorator;
     }

@@ -58,6 +58,18 @@ public final class BulkheadConfigMapper {
         }, classLoader);
     }
 
+    /**
+     * Checks every setting under {@code loom.bulkhead}: the defaults, each instance, the per-host template and
+     * the HTTP and task-execution settings, so a bad value fails at startup whether or not its feature is used.
+     * @throws InvalidBulkheadPropertyException naming the first bad property, its value and how to fix it
+     */
+    public void validate() {
+        defaults();
+        instances();
+        perHostTemplate();
+        validateIntegrations();
+    }
+
     /** The config of every bulkhead without an entry of its own. */
     public BulkheadConfig defaults() {
         return merge(null, null);
@@ -113,7 +125,7 @@ public final class BulkheadConfigMapper {
     }
 
     /** Checks the settings that are not bulkhead configs: HTTP and task execution. */
-    public void validateIntegrations() {
+    private void validateIntegrations() {
         LoomBulkheadProperties.PerHost perHost = this.properties.getHttp().getPerHost();
         if (perHost.getMaxHosts() < 1) {
             throw invalid("loom.bulkhead.http.per-host.max-hosts", perHost.getMaxHosts(),

@@ -6,8 +6,7 @@ import java.util.Map;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
-import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorator;
-import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorators;
+import io.github.loombulkhead.autoconfigure.propagation.ContextPropagatingDecorator;
 import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -57,10 +56,7 @@ public final class LoomBulkheadAutoConfiguration {
             ResourceLoader resourceLoader) {
         BulkheadConfigMapper mapper = new BulkheadConfigMapper(properties, new PropertyOrigins(environment),
                 resourceLoader.getClassLoader());
-        mapper.defaults();
-        mapper.instances();
-        mapper.perHostTemplate();
-        mapper.validateIntegrations();
+        mapper.validate();
         return mapper;
     }
 
@@ -88,15 +84,15 @@ public final class LoomBulkheadAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadTaskDecorator bulkheadTaskDecorator(LoomBulkheadProperties properties, BeanFactory beanFactory,
+    ContextPropagatingDecorator bulkheadTaskDecorator(LoomBulkheadProperties properties, BeanFactory beanFactory,
             ObjectProvider<TaskDecorator> taskDecorators) {
-        return properties.isPropagateContext() ? BulkheadTaskDecorators.create(beanFactory, taskDecorators)
-                : BulkheadTaskDecorator.none();
+        return properties.isPropagateContext() ? ContextPropagatingDecorator.create(beanFactory, taskDecorators)
+                : ContextPropagatingDecorator.none();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    BoundedVirtualExecutors boundedVirtualExecutors(BulkheadRegistry registry, BulkheadTaskDecorator taskDecorator) {
+    BoundedVirtualExecutors boundedVirtualExecutors(BulkheadRegistry registry, ContextPropagatingDecorator taskDecorator) {
         return new BoundedVirtualExecutors(registry, taskDecorator);
     }
 
@@ -109,7 +105,7 @@ public final class LoomBulkheadAutoConfiguration {
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static BulkheadAnnotationBeanPostProcessor bulkheadAnnotationBeanPostProcessor(BulkheadRegistry registry,
-                ObjectProvider<BulkheadTaskDecorator> taskDecorator) {
+                ObjectProvider<ContextPropagatingDecorator> taskDecorator) {
             BulkheadAnnotationBeanPostProcessor postProcessor = new BulkheadAnnotationBeanPostProcessor(registry);
             // Resolved at the first asynchronous call, so TaskDecorator beans are not created this early.
             postProcessor.setTaskDecorator((task) -> taskDecorator.getObject().apply(task));

@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.autoconfigure.server.ServerBulkheadProperties;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.DropClassifier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -90,17 +93,17 @@ public class LoomBulkheadProperties {
         /**
          * Maximum number of calls or tasks holding a permit at once; at least 1.
          */
-        private int maxConcurrentCalls = 100;
+        private int maxConcurrentCalls = BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS;
 
         /**
          * Maximum time a call or task waits for a permit before it is rejected; 0 disables waiting.
          */
-        private Duration maxWaitDuration = Duration.ofSeconds(60);
+        private Duration maxWaitDuration = BulkheadConfig.DEFAULT_MAX_WAIT_DURATION;
 
         /**
          * Maximum number of calls or tasks waiting for a permit; more are rejected at once. 0 disables waiting.
          */
-        private int queueCapacity = 10_000;
+        private int queueCapacity = BulkheadConfig.DEFAULT_QUEUE_CAPACITY;
 
         /**
          * Whether waiting calls get permits in arrival order (FIFO); otherwise newest first (LIFO).
@@ -392,51 +395,51 @@ public class LoomBulkheadProperties {
          * Algorithm that finds the limit: gradient (compares the round trip time with the no-load one and backs off
          * on drops) or aimd (grows while the whole limit is in use, shrinks on drops only).
          */
-        private String algorithm = "gradient";
+        private String algorithm = AdaptiveLimitConfig.DEFAULT_ALGORITHM.name().toLowerCase(Locale.ROOT);
 
         /**
          * Limit before the first sample; between min-limit and max-concurrent-calls.
          */
-        private int initialLimit = 50;
+        private int initialLimit = AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT;
 
         /**
          * Lowest limit the algorithm sets; at least 1 and at most max-concurrent-calls.
          */
-        private int minLimit = 1;
+        private int minLimit = AdaptiveLimitConfig.DEFAULT_MIN_LIMIT;
 
         /**
          * Gradient: how far the round trip time may exceed the no-load one, as a ratio, before the limit falls;
          * above 1 and at most 10.
          */
-        private double rttTolerance = 1.15;
+        private double rttTolerance = AdaptiveLimitConfig.DEFAULT_RTT_TOLERANCE;
 
         /**
          * Growth per round trip once the algorithm knows where the callee starts to queue: gradient grows
          * the limit by this ratio, aimd adds this ratio of the limit it last fell to; above 0 and at most 1.
          */
-        private double increaseRatio = 0.05;
+        private double increaseRatio = AdaptiveLimitConfig.DEFAULT_INCREASE_RATIO;
 
         /**
          * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
          * its length; 1 to 1024.
          */
-        private int windowSamples = 16;
+        private int windowSamples = AdaptiveLimitConfig.DEFAULT_WINDOW_SAMPLES;
 
         /**
          * Gradient: factor applied to the limit when calls are dropped beyond the drop tolerance; at least 0.1 and
          * below 1.
          */
-        private double dropBackoff = 0.8;
+        private double dropBackoff = AdaptiveLimitConfig.DEFAULT_DROP_BACKOFF;
 
         /**
          * Gradient: fraction of a round's calls that may be dropped before the limit falls; at least 0 and below 1.
          */
-        private double dropTolerance = 0.05;
+        private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
         /**
          * AIMD: factor applied to the limit after a round with a drop; at least 0.1 and below 1.
          */
-        private double backoffRatio = 0.75;
+        private double backoffRatio = AdaptiveLimitConfig.DEFAULT_BACKOFF_RATIO;
 
         /**
          * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method

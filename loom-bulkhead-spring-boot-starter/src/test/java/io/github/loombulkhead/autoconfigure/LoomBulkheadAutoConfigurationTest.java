@@ -12,7 +12,7 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.Bulkhead;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
-import io.github.loombulkhead.autoconfigure.context.BulkheadTaskDecorator;
+import io.github.loombulkhead.autoconfigure.propagation.ContextPropagatingDecorator;
 import io.github.loombulkhead.autoconfigure.http.CalleeClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,7 +41,7 @@ class LoomBulkheadAutoConfigurationTest {
         this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=true").run((context) -> {
             assertThat(context).hasSingleBean(BulkheadRegistry.class)
                 .hasSingleBean(BulkheadAnnotationBeanPostProcessor.class)
-                .hasSingleBean(BulkheadTaskDecorator.class)
+                .hasSingleBean(ContextPropagatingDecorator.class)
                 .hasSingleBean(BoundedVirtualExecutors.class)
                 .doesNotHaveBean(InactiveBulkheadsReporter.class);
         });
@@ -79,6 +79,7 @@ class LoomBulkheadAutoConfigurationTest {
                     results.add(executor.submit(() -> {
                         maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
                         try {
+                            // Work that holds the permit, as the callee's 3 s did in the reference burst.
                             Thread.sleep(100);
                         }
                         finally {
@@ -157,7 +158,7 @@ class LoomBulkheadAutoConfigurationTest {
                 assertThat(properties.getHttp().getPool().isEnabled()).isFalse();
                 assertThat(properties.getTaskExecution().isEnabled()).isTrue();
                 assertThat(properties.getTaskExecution().getBulkhead()).isEqualTo("async");
-                assertThat(context.getBean(BulkheadTaskDecorator.class).isEmpty()).isTrue();
+                assertThat(context.getBean(ContextPropagatingDecorator.class).isEmpty()).isTrue();
                 assertThat(context.getBean(BulkheadConfigMapper.class).perHostTemplate())
                     .satisfies((template) -> assertThat(template.getMaxConcurrentCalls()).isEqualTo(4))
                     .satisfies((template) -> assertThat(template.getQueueCapacity()).isEqualTo(6))
@@ -232,12 +233,12 @@ class LoomBulkheadAutoConfigurationTest {
 
     @Test
     void backsOffToUserTaskDecoratorAndExecutorsAndPostProcessor() {
-        BulkheadTaskDecorator decorator = BulkheadTaskDecorator.none();
+        ContextPropagatingDecorator decorator = ContextPropagatingDecorator.none();
         this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=true")
-            .withBean(BulkheadTaskDecorator.class, () -> decorator)
+            .withBean(ContextPropagatingDecorator.class, () -> decorator)
             .withUserConfiguration(OwnBeansConfiguration.class)
             .run((context) -> {
-                assertThat(context).getBean(BulkheadTaskDecorator.class).isSameAs(decorator);
+                assertThat(context).getBean(ContextPropagatingDecorator.class).isSameAs(decorator);
                 assertThat(context).getBean(BoundedVirtualExecutors.class).isSameAs(OwnBeansConfiguration.EXECUTORS);
                 assertThat(context).getBean(BulkheadAnnotationBeanPostProcessor.class)
                     .isSameAs(OwnBeansConfiguration.POST_PROCESSOR);
@@ -305,7 +306,7 @@ class LoomBulkheadAutoConfigurationTest {
     static class OwnBeansConfiguration {
 
         static final BoundedVirtualExecutors EXECUTORS = new BoundedVirtualExecutors(BulkheadRegistry.ofDefaults(),
-                BulkheadTaskDecorator.none());
+                ContextPropagatingDecorator.none());
 
         static final BulkheadAnnotationBeanPostProcessor POST_PROCESSOR = new BulkheadAnnotationBeanPostProcessor(
                 BulkheadRegistry.ofDefaults());

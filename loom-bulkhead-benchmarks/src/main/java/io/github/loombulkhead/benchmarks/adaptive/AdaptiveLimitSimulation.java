@@ -75,11 +75,14 @@ public final class AdaptiveLimitSimulation {
             }
         }
         CalleeModel patient = callee.withMaxWait(Duration.ofSeconds(60));
-        Scenario burst = Scenario.burst(1000, CAPACITY, Duration.ofSeconds(60));
         List<BurstResult> bursts = new ArrayList<>();
-        for (Contender contender : contenders) {
-            Trace trace = LimitSimulation.run(burst, patient, contender.create(callee.ceiling(), SEED), SEED);
-            bursts.add(BurstResult.of(burst, patient, contender, trace));
+        for (Scenario burst : bursts()) {
+            for (Contender contender : contenders) {
+                Trace trace = LimitSimulation.run(burst, patient, contender.create(callee.ceiling(), SEED), SEED);
+                bursts.add(BurstResult.of(burst, patient, contender.label(), trace));
+            }
+            Trace told = LimitSimulation.run(burst, patient, new ToldTheCapacity(burst), SEED);
+            bursts.add(BurstResult.of(burst, patient, ToldTheCapacity.LABEL, told));
         }
         String durations = (shorten == 1) ? "Loads run 60 s and are measured from 10 s; capacity steps at 30 s and "
                 + "60 s of one 90 s run, each phase measured whole; the overload runs 10 minutes, measured from 1 min."
@@ -90,6 +93,19 @@ public final class AdaptiveLimitSimulation {
     /** Every contender in every scenario against the standard callee (200 workers, 300 ms). */
     public static AdaptiveResults run(int shorten) {
         return run(shorten, CalleeModel.standard());
+    }
+
+    /**
+     * The sample's scenarios, all calls at once: its default (1,000 calls), one that runs long enough to settle
+     * (4,000), and its capacity change (4,000 calls, the workers halving at 2 s and coming back at 6 s).
+     */
+    static List<Scenario> bursts() {
+        Duration minute = Duration.ofSeconds(60);
+        return List.of(Scenario.burst(1000, CAPACITY, minute), Scenario.burst(4000, CAPACITY, minute),
+                Scenario.burst("4,000 calls at once, capacity 200 → 100 at 2 s → 200 at 6 s", 4000, CAPACITY,
+                        List.of(new Scenario.CapacityStep(Duration.ofSeconds(2), CAPACITY / 2),
+                                new Scenario.CapacityStep(Duration.ofSeconds(6), CAPACITY)),
+                        minute));
     }
 
     /** The scenarios, every duration divided by {@code shorten}. */

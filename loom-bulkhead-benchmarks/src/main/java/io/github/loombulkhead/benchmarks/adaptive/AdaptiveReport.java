@@ -32,15 +32,19 @@ public final class AdaptiveReport {
                     r.meanLimit(), r.timeouts()));
         }
         if (!results.bursts().isEmpty()) {
-            BurstResult any = results.bursts().get(0);
-            out.append(String.format(Locale.ROOT, "%n%,d calls at once, maximum wait 60 s (the sample's default "
-                    + "scenario); Little's-law bound %.2f s:%n%n", any.calls(), any.boundSeconds()));
-            out.append("| algorithm | all done after | × bound | succeeded | timed out |\n");
-            out.append("|---|---:|---:|---:|---:|\n");
+            out.append("\nThe sample's scenarios: every call arrives at once and may wait 60 s for a permit; the bound is "
+                    + "Little's law (calls / capacity × service time, piecewise when the capacity changes). The last row of "
+                    + "each is a limit told the callee's workers at every moment: what the scenario costs by itself.\n\n");
+            out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out |\n");
+            out.append("|---|---|---:|---:|---:|---:|\n");
+            previous = null;
             for (BurstResult r : results.bursts()) {
+                String scenario = r.scenario().equals(previous) ? ""
+                        : String.format(Locale.ROOT, "%s (bound %.2f s)", r.scenario(), r.boundSeconds());
+                previous = r.scenario();
                 String name = r.contender().startsWith("loom") ? "**" + r.contender() + "**" : r.contender();
-                out.append(String.format(Locale.ROOT, "| %s | %.2f s | %.2f× | %,d | %,d |%n", name, r.seconds(),
-                        r.seconds() / r.boundSeconds(), r.succeeded(), r.dropped()));
+                out.append(String.format(Locale.ROOT, "| %s | %s | %.2f s | %.2f× | %,d | %,d |%n", scenario, name,
+                        r.seconds(), r.seconds() / r.boundSeconds(), r.succeeded(), r.dropped()));
             }
         }
         return out.toString();

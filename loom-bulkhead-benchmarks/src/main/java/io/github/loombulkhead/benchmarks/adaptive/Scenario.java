@@ -20,8 +20,35 @@ record Scenario(String name, double offeredLoad, int burst, int workers, List<Ca
 
     /** {@code calls} calls arriving at once, nothing after. */
     static Scenario burst(int calls, int workers, Duration duration) {
-        return new Scenario(calls + " calls at once", 0, calls, workers, List.of(), duration, Duration.ZERO,
-                Duration.ZERO, duration);
+        return burst(String.format(java.util.Locale.ROOT, "%,d calls at once", calls), calls, workers, List.of(),
+                duration);
+    }
+
+    /** {@code calls} calls arriving at once, nothing after, the callee's workers changing as {@code steps} say. */
+    static Scenario burst(String name, int calls, int workers, List<CapacityStep> steps, Duration duration) {
+        return new Scenario(name, 0, calls, workers, steps, duration, Duration.ZERO, Duration.ZERO, duration);
+    }
+
+    /**
+     * Little's-law bound of a burst: the time the callee needs to serve every call at full use, each taking
+     * {@code serviceTime}, its capacity changing as the steps say.
+     */
+    double burstBoundSeconds(Duration serviceTime) {
+        double service = serviceTime.toNanos() / 1e9;
+        double left = this.burst;
+        double at = 0;
+        int current = this.workers;
+        for (CapacityStep step : this.capacitySteps) {
+            double until = step.at().toNanos() / 1e9;
+            double served = (until - at) * current / service;
+            if (served >= left) {
+                break;
+            }
+            left -= served;
+            at = until;
+            current = step.workers();
+        }
+        return at + left * service / current;
     }
 
     /** From {@code at} on, the callee runs {@code workers} calls at once. */

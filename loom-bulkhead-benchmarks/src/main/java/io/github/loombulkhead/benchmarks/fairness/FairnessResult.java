@@ -7,7 +7,7 @@ package io.github.loombulkhead.benchmarks.fairness;
  * strict FIFO queue gives the last caller in line: {@code (clients - permits) / permits} mean hold times;
  * {@code maxOverIdeal} is the worst wait in units of it (about 1 when waits are bounded by queue position).
  */
-public record FairnessResult(String alternative, int permits, int clients, long samples, double throughputPerSecond,
+public record FairnessResult(String mode, int permits, int clients, long samples, double throughputPerSecond,
         double meanHoldMillis, double p50Millis, double p90Millis, double p99Millis, double p999Millis,
         double maxMillis, double idealFifoWaitMillis, double maxOverIdeal, long rejected) {
 }

@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@value #CLIENTS} virtual threads loop over acquire, hold {@value #HOLD_MILLIS} ms, release against
  * {@value #PERMITS} permits (10x overload) and record how long each acquire waited.
  * Callers still waiting when the run ends get their permits as the others stop; those waits count too.
- * Run one alternative per JVM: {@code FairnessUnderOverload <alternative> <durationMillis> <warmupMillis>};
+ * Run one mode per JVM: {@code FairnessUnderOverload <mode> <durationMillis> <warmupMillis>};
  * prints {@code RESULT {json}} with a {@link FairnessResult}.
  */
 public final class FairnessUnderOverload {
@@ -38,8 +38,8 @@ public final class FairnessUnderOverload {
     private FairnessUnderOverload() {
     }
 
-    /** The limiters compared. */
-    public enum Alternative {
+    /** The limiters compared: its modes, the word the sample uses for the ways of bounding calls it compares. */
+    public enum Mode {
 
         /** loom-bulkhead, fair (FIFO, the default): {@code acquirePermit()} / {@code onComplete}. */
         loomFair,
@@ -65,26 +65,26 @@ public final class FairnessUnderOverload {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 3) {
-            throw new IllegalArgumentException("usage: FairnessUnderOverload <alternative> <durationMillis> "
-                    + "<warmupMillis>; alternatives: " + Arrays.toString(Alternative.values()));
+            throw new IllegalArgumentException("usage: FairnessUnderOverload <mode> <durationMillis> "
+                    + "<warmupMillis>; modes: " + Arrays.toString(Mode.values()));
         }
-        Alternative alternative;
+        Mode mode;
         try {
-            alternative = Alternative.valueOf(args[0]);
+            mode = Mode.valueOf(args[0]);
         }
         catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("Unknown alternative '" + args[0] + "'; use one of "
-                    + Arrays.toString(Alternative.values()), ex);
+            throw new IllegalArgumentException("Unknown mode '" + args[0] + "'; use one of "
+                    + Arrays.toString(Mode.values()), ex);
         }
-        FairnessResult result = measure(alternative, Duration.ofMillis(Long.parseLong(args[1])),
+        FairnessResult result = measure(mode, Duration.ofMillis(Long.parseLong(args[1])),
                 Duration.ofMillis(Long.parseLong(args[2])));
         System.out.println("RESULT " + JsonMapper.shared().writeValueAsString(result));
     }
 
     /** Runs the overload for {@code warmup + duration} and summarises the waits that began after warm-up. */
-    public static FairnessResult measure(Alternative alternative, Duration duration, Duration warmup)
+    public static FairnessResult measure(Mode mode, Duration duration, Duration warmup)
             throws InterruptedException {
-        Limiter limiter = alternative.create();
+        Limiter limiter = mode.create();
         long[] waits = new long[MAX_SAMPLES];
         AtomicInteger sampleCount = new AtomicInteger();
         LongAdder holdNanos = new LongAdder();
@@ -134,7 +134,7 @@ public final class FairnessUnderOverload {
         double idealFifoWait = (double) (CLIENTS - PERMITS) / PERMITS * meanHoldMillis;
         double max = millis(percentile(sorted, 1.0));
         double throughput = (n - lateGrants.sum()) / (duration.toNanos() / 1e9);
-        return new FairnessResult(alternative.name(), PERMITS, CLIENTS, n, throughput,
+        return new FairnessResult(mode.name(), PERMITS, CLIENTS, n, throughput,
                 meanHoldMillis, millis(percentile(sorted, 0.50)), millis(percentile(sorted, 0.90)),
                 millis(percentile(sorted, 0.99)), millis(percentile(sorted, 0.999)), max, idealFifoWait,
                 max / idealFifoWait, rejected.sum());
@@ -152,7 +152,7 @@ public final class FairnessUnderOverload {
         return nanos / 1e6;
     }
 
-    /** The two operations every alternative offers. */
+    /** The two operations every mode offers. */
     interface Limiter {
 
         void acquire();

@@ -5,6 +5,6 @@ package io.github.loombulkhead.benchmarks.memory;
  * {@code waitingTasks} more tasks waiting ({@code loadedBytes}); {@code submitMillis} is the time until
  * all of them were waiting. {@code completedTasks} proves they all ran once released.
  */
-public record MemoryResult(String alternative, int waitingTasks, long baselineBytes, long loadedBytes,
+public record MemoryResult(String mode, int waitingTasks, long baselineBytes, long loadedBytes,
         double bytesPerTask, double submitMillis, long completedTasks) {
 }

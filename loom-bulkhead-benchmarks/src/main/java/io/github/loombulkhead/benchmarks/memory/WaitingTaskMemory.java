@@ -18,9 +18,9 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Measures the heap that one task waiting for a permit costs with each alternative. Run it in a fresh JVM per
+ * Measures the heap that one task waiting for a permit costs with each mode. Run it in a fresh JVM per
  * measurement with {@code -XX:+UseSerialGC}, so that "used after {@code System.gc()}" is the live heap:
- * {@code java -XX:+UseSerialGC -Xmx4g -cp benchmarks.jar ...WaitingTaskMemory <alternative> <tasks>}.
+ * {@code java -XX:+UseSerialGC -Xmx4g -cp benchmarks.jar ...WaitingTaskMemory <mode> <tasks>}.
  * It prints one line {@code RESULT {json}} with a {@link MemoryResult}.
  *
  * <p>Steps: {@value #LIMIT} tasks take every permit and block; heap after GC is the baseline; then N more
@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class WaitingTaskMemory {
 
-    /** The concurrency limit of every alternative. */
+    /** The concurrency limit of every mode. */
     public static final int LIMIT = 100;
 
     /** Unmeasured warm-up rounds before the measured one. */
@@ -44,8 +44,8 @@ public final class WaitingTaskMemory {
     private WaitingTaskMemory() {
     }
 
-    /** The waiting strategies compared. */
-    public enum Alternative {
+    /** The waiting strategies compared: its modes, the word the sample uses for the ways of bounding calls it compares. */
+    public enum Mode {
 
         /** {@link BoundedVirtualExecutor}: a waiting task is a queue entry, it owns no thread. */
         loomBulkhead,
@@ -75,22 +75,22 @@ public final class WaitingTaskMemory {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
-            throw new IllegalArgumentException("usage: WaitingTaskMemory <alternative> <tasks>; alternatives: "
-                    + java.util.Arrays.toString(Alternative.values()));
+            throw new IllegalArgumentException("usage: WaitingTaskMemory <mode> <tasks>; modes: "
+                    + java.util.Arrays.toString(Mode.values()));
         }
-        Alternative alternative = parse(args[0]);
+        Mode mode = parse(args[0]);
         int tasks = Integer.parseInt(args[1]);
-        MemoryResult result = measure(alternative, tasks);
+        MemoryResult result = measure(mode, tasks);
         System.out.println("RESULT " + JsonMapper.shared().writeValueAsString(result));
     }
 
-    private static Alternative parse(String name) {
+    private static Mode parse(String name) {
         try {
-            return Alternative.valueOf(name);
+            return Mode.valueOf(name);
         }
         catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("Unknown alternative '" + name + "'; use one of "
-                    + java.util.Arrays.toString(Alternative.values()), ex);
+            throw new IllegalArgumentException("Unknown mode '" + name + "'; use one of "
+                    + java.util.Arrays.toString(Mode.values()), ex);
         }
     }
 
@@ -100,19 +100,19 @@ public final class WaitingTaskMemory {
      * that parks while its code is still interpreted keeps larger frames on the heap than one parking in
      * compiled code (cold, a parked virtual thread measured about twice its warm size), and a server's code is warm.
      */
-    public static MemoryResult measure(Alternative alternative, int tasks) throws InterruptedException {
+    public static MemoryResult measure(Mode mode, int tasks) throws InterruptedException {
         if (tasks < 1) {
             throw new IllegalArgumentException("tasks must be at least 1 but was " + tasks);
         }
         for (int i = 0; i < WARMUP_ROUNDS; i++) {
-            round(alternative, Math.min(tasks, WARMUP_TASKS), false);
+            round(mode, Math.min(tasks, WARMUP_TASKS), false);
         }
-        return round(alternative, tasks, true);
+        return round(mode, tasks, true);
     }
 
-    private static MemoryResult round(Alternative alternative, int tasks, boolean measureHeap)
+    private static MemoryResult round(Mode mode, int tasks, boolean measureHeap)
             throws InterruptedException {
-        Scenario scenario = alternative.create(tasks);
+        Scenario scenario = mode.create(tasks);
         try {
             scenario.occupy();
             long baseline = measureHeap ? usedHeapAfterGc() : 0;
@@ -120,12 +120,12 @@ public final class WaitingTaskMemory {
             for (int i = 0; i < tasks; i++) {
                 scenario.submit(i);
             }
-            awaitCondition(scenario::allWaiting, alternative + ": " + tasks + " tasks waiting");
+            awaitCondition(scenario::allWaiting, mode + ": " + tasks + " tasks waiting");
             double submitMillis = (System.nanoTime() - start) / 1e6;
             long loaded = measureHeap ? usedHeapAfterGc() : 0;
             scenario.release.countDown();
-            awaitCondition(() -> scenario.ran.sum() == tasks, alternative + ": all " + tasks + " tasks run");
-            return new MemoryResult(alternative.name(), tasks, baseline, loaded, (double) (loaded - baseline) / tasks,
+            awaitCondition(() -> scenario.ran.sum() == tasks, mode + ": all " + tasks + " tasks run");
+            return new MemoryResult(mode.name(), tasks, baseline, loaded, (double) (loaded - baseline) / tasks,
                     submitMillis, scenario.ran.sum());
         }
         finally {
@@ -154,7 +154,7 @@ public final class WaitingTaskMemory {
         }
     }
 
-    /** One alternative set up for one measurement. */
+    /** One mode set up for one measurement. */
     abstract static class Scenario {
 
         final int tasks;
@@ -165,7 +165,7 @@ public final class WaitingTaskMemory {
 
         final LongAdder ran = new LongAdder();
 
-        /** Threads of the waiting tasks where there are any; allocated before the baseline for every alternative. */
+        /** Threads of the waiting tasks where there are any; allocated before the baseline for every mode. */
         final Thread[] threads;
 
         Scenario(int tasks) {
@@ -184,7 +184,7 @@ public final class WaitingTaskMemory {
 
         abstract void shutdown();
 
-        /** The task a user submits; one small object per task, the same for every alternative. */
+        /** The task a user submits; one small object per task, the same for every mode. */
         Runnable newTask() {
             return () -> this.ran.increment();
         }

@@ -3,7 +3,7 @@ package io.github.loombulkhead.benchmarks.report;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Row order and display names of every benchmark method and harness alternative. */
+/** Row order and display names of every benchmark method and harness mode. */
 final class Labels {
 
     static final Map<String, String> BURST = ordered(

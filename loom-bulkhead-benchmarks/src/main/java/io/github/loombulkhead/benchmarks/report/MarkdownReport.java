@@ -107,7 +107,7 @@ public final class MarkdownReport {
             line("### Burst throughput: " + String.format(java.util.Locale.ROOT, "%,d", Integer.parseInt(tasks)) + " tasks, limit 100, work = "
                     + ("park".equals(work) ? "1 ms park" : "~1 µs CPU") + ", wait for all");
             line("");
-            line("| alternative | ms per burst | tasks/s | throughput vs baseline |");
+            line("| mode | ms per burst | tasks/s | throughput vs baseline |");
             line("|---|---:|---:|---:|");
             for (Map.Entry<String, String> label : Labels.BURST.entrySet()) {
                 this.jmh.find(bench, label.getKey(), Map.of("work", work)).ifPresent((row) -> line("| " + label.getValue()
@@ -196,18 +196,18 @@ public final class MarkdownReport {
         Map<Integer, List<MemoryResult>> byTasks = this.memory.stream()
             .collect(Collectors.groupingBy(MemoryResult::waitingTasks, java.util.TreeMap::new, Collectors.toList()));
         for (Map.Entry<Integer, List<MemoryResult>> group : byTasks.entrySet()) {
-            Map<String, List<MemoryResult>> byAlternative = group.getValue()
+            Map<String, List<MemoryResult>> byMode = group.getValue()
                 .stream()
-                .collect(Collectors.groupingBy(MemoryResult::alternative));
-            List<MemoryResult> baselineRuns = byAlternative.get("semaphoreVirtualThreads");
+                .collect(Collectors.groupingBy(MemoryResult::mode));
+            List<MemoryResult> baselineRuns = byMode.get("semaphoreVirtualThreads");
             double baseline = (baselineRuns != null) ? mean(baselineRuns) : Double.NaN;
             line("### Memory per waiting task: " + String.format(java.util.Locale.ROOT, "%,d", group.getKey())
                     + " tasks waiting behind 100 busy permits (heap after full GC, SerialGC)");
             line("");
-            line("| alternative | bytes per waiting task | × baseline | time until all waiting | all ran after release |");
+            line("| mode | bytes per waiting task | × baseline | time until all waiting | all ran after release |");
             line("|---|---:|---:|---:|---:|");
             for (Map.Entry<String, String> label : Labels.MEMORY.entrySet()) {
-                List<MemoryResult> runs = byAlternative.get(label.getKey());
+                List<MemoryResult> runs = byMode.get(label.getKey());
                 if (runs == null) {
                     continue;
                 }
@@ -233,7 +233,7 @@ public final class MarkdownReport {
             return;
         }
         Map<String, FairnessResult> byName = this.fairness.stream()
-            .collect(Collectors.toMap(FairnessResult::alternative, (r) -> r, (a, b) -> b));
+            .collect(Collectors.toMap(FairnessResult::mode, (r) -> r, (a, b) -> b));
         FairnessResult baseline = byName.get("semaphoreNonFair");
         FairnessResult any = this.fairness.get(0);
         line("### Fairness under overload: " + any.clients() + " virtual threads loop acquire / hold "

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * A reduced run of the simulation (2× load for 60 s and a one-minute 1.25× overload, virtual time, under a second of
@@ -93,13 +94,36 @@ class AdaptiveLimitSimulationTest {
     void theReportHasBothTables() {
         AdaptiveResults results = AdaptiveLimitSimulation.run(10);
         assertThat(results.scenarios()).hasSize(7 * Contender.values().length);
-        assertThat(results.bursts()).hasSize(Contender.values().length);
+        int burstRows = 3 * (Contender.values().length + 1);
+        assertThat(results.bursts()).hasSize(burstRows);
         String markdown = AdaptiveReport.render(results);
         assertThat(markdown).contains("| 2× load | **loom `gradient`** |", "| 1.25× load for 10 min |",
-                "| capacity 200 → 100 at 2× load |", "1,000 calls at once", "| Netflix Gradient2 |",
-                "| Envoy gradient |", "Every duration divided by 10.");
+                "| capacity 200 → 100 at 2× load |", "| 1,000 calls at once (bound 1.50 s) |",
+                "| 4,000 calls at once (bound 6.00 s) |", "| Netflix Gradient2 |", "| Envoy gradient |",
+                "| told the capacity (reference) |", "Every duration divided by 10.");
         assertThat(markdown.lines().filter((line) -> line.startsWith("| ")).count())
-            .as("two header rows, a row per scenario and algorithm, a burst row per algorithm")
-            .isEqualTo(2 + 7L * Contender.values().length + Contender.values().length);
+            .as("two header rows, a row per scenario and algorithm, a burst row per scenario and algorithm")
+            .isEqualTo(2 + 7L * Contender.values().length + burstRows);
+    }
+
+    @Test
+    void theBurstBoundFollowsTheCapacity() {
+        Duration service = Duration.ofMillis(300);
+        assertThat(Scenario.burst(1000, 200, Duration.ofSeconds(60)).burstBoundSeconds(service)).isCloseTo(1.5,
+                within(1e-9));
+        // 200 workers serve 1,333.3 calls in the first 2 s, 100 serve 1,333.3 more until 6 s, the last 1,333.3 take 2 s.
+        Scenario halving = AdaptiveLimitSimulation.bursts().get(2);
+        assertThat(halving.burstBoundSeconds(service)).isCloseTo(8.0, within(1e-9));
+    }
+
+    @Test
+    void aLimitToldTheCapacityLosesNothingInTheSamplesScenarios() {
+        CalleeModel patient = CALLEE.withMaxWait(Duration.ofSeconds(60));
+        for (Scenario burst : AdaptiveLimitSimulation.bursts()) {
+            Trace trace = LimitSimulation.run(burst, patient, new ToldTheCapacity(burst), AdaptiveLimitSimulation.SEED);
+            BurstResult told = BurstResult.of(burst, patient, ToldTheCapacity.LABEL, trace);
+            assertThat(told.succeeded()).as(burst.name()).isEqualTo(burst.burst());
+            assertThat(told.seconds() / told.boundSeconds()).as(burst.name()).isBetween(1.0, 1.2);
+        }
     }
 }

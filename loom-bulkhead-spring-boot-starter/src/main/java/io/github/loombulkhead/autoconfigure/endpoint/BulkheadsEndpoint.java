@@ -31,9 +31,10 @@ import org.springframework.util.StringUtils;
 /**
  * {@code /actuator/bulkheads}: every bulkhead's configuration and live state (for an adaptive one also its
  * algorithm and estimates), and (when write access is granted with
- * {@code management.endpoint.bulkheads.access=unrestricted}) runtime changes of one bulkhead's limit (the ceiling
- * of an adaptive one) and maximum wait. A write is validated as a whole: an invalid value changes nothing. One bulkhead is
- * addressed by its name written as is, slashes included ({@code /actuator/bulkheads/https://host:443}).
+ * {@code management.endpoint.bulkheads.access=unrestricted}) runtime changes of one bulkhead's ceiling
+ * ({@code maxConcurrentCalls}, a static one's limit) and maximum wait. A write is validated as a whole: an invalid
+ * value changes nothing. One bulkhead is addressed by its name written as is, slashes included
+ * ({@code /actuator/bulkheads/https://host:443}).
  */
 @Endpoint(id = "bulkheads", defaultAccess = Access.READ_ONLY)
 public class BulkheadsEndpoint {
@@ -65,9 +66,9 @@ public class BulkheadsEndpoint {
     }
 
     /**
-     * Changes the limit and/or the maximum wait of one existing bulkhead. {@code maxConcurrentCalls} is the limit
-     * of a static bulkhead and the ceiling of an adaptive one, whose algorithm then restarts below it from its
-     * current limit; the response's {@code change} says which.
+     * Changes the ceiling and/or the maximum wait of one existing bulkhead. {@code maxConcurrentCalls} is the
+     * ceiling: a static bulkhead's limit; an adaptive one's algorithm restarts below it from its current limit.
+     * The response's {@code change} says which.
      * @throws InvalidEndpointRequestException (400) for an unknown bulkhead, no change requested or an
      * invalid value; nothing is changed then
      */

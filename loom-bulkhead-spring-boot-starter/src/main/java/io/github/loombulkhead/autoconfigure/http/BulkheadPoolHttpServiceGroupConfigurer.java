@@ -53,7 +53,7 @@ public class BulkheadPoolHttpServiceGroupConfigurer implements RestClientHttpSer
             ClientHttpRequestFactory factory = requestFactory(group);
             if (factory != null) {
                 builder.requestFactory(factory);
-                this.requestFactories.markServiceGroupClient(builder);
+                this.requestFactories.serviceGroupClients().add(builder);
             }
         });
     }

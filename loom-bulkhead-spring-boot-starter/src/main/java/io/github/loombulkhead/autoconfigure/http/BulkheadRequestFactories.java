@@ -3,14 +3,12 @@ package io.github.loombulkhead.autoconfigure.http;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -34,7 +32,6 @@ import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFacto
 import org.springframework.boot.util.LambdaSafe;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
-import org.springframework.web.client.RestClient;
 
 /**
  * Makes Apache HttpClient 5 request factories whose pool is sized from the bulkhead limits, with Spring Boot's
@@ -63,8 +60,7 @@ public class BulkheadRequestFactories implements DisposableBean {
     /** The factories made, by their bulkheads and client settings; guarded by lock. Empty: not HttpClient 5. */
     private final Map<List<Object>, Optional<ClientHttpRequestFactory>> shared = new HashMap<>();
 
-    /** Builders of service groups that got their factory here; guarded by lock, weak so builders can go. */
-    private final Set<RestClient.Builder> serviceGroupClients = Collections.newSetFromMap(new WeakHashMap<>());
+    private final ServiceGroupClients serviceGroupClients = new ServiceGroupClients();
 
     private volatile int[] defaultPool;
 
@@ -112,9 +108,8 @@ public class BulkheadRequestFactories implements DisposableBean {
     public ClientHttpRequestFactory forBulkheads(Collection<Bulkhead> bulkheads, boolean unboundedCalls,
             String group) {
         return shared(List.of("bulkheads", Set.copyOf(bulkheads), unboundedCalls, String.valueOf(group)), () -> {
-            int sum = (int) Math.min(Integer.MAX_VALUE,
-                    bulkheads.stream().distinct().mapToLong(PooledHttpRequestFactories::poolLimit).sum());
-            return build(PooledHttpRequestFactories.forBulkheads(bulkheads), sum, 1, unboundedCalls, group);
+            return build(PooledHttpRequestFactories.forBulkheads(bulkheads), PooledHttpRequestFactories.poolLimit(bulkheads),
+                    1, unboundedCalls, group);
         });
     }
 
@@ -154,29 +149,9 @@ public class BulkheadRequestFactories implements DisposableBean {
         return factory != null && this.made.stream().anyMatch((own) -> own == factory);
     }
 
-    /**
-     * Records that {@code builder} is a service group's client whose factory was set for its group, so that
-     * {@link PerHostBulkheadRestClientCustomizer} does not replace it with one without the group's settings.
-     */
-    void markServiceGroupClient(RestClient.Builder builder) {
-        this.lock.lock();
-        try {
-            this.serviceGroupClients.add(builder);
-        }
-        finally {
-            this.lock.unlock();
-        }
-    }
-
-    /** Whether {@link #markServiceGroupClient(RestClient.Builder)} was called for {@code builder}. */
-    boolean isServiceGroupClient(RestClient.Builder builder) {
-        this.lock.lock();
-        try {
-            return this.serviceGroupClients.contains(builder);
-        }
-        finally {
-            this.lock.unlock();
-        }
+    /** The builders of service groups whose factory was set for their group. */
+    ServiceGroupClients serviceGroupClients() {
+        return this.serviceGroupClients;
     }
 
     private ClientHttpRequestFactory build(PooledHttpRequestFactories.Builder pooled, int limitPerRoute, int routes,
@@ -190,8 +165,8 @@ public class BulkheadRequestFactories implements DisposableBean {
             reservedTotal = reserve[1];
             pooled.reserveForUnboundedCalls(reservedPerRoute, reservedTotal);
         }
-        int perRoute = (int) Math.min(Integer.MAX_VALUE, (long) limitPerRoute + reservedPerRoute);
-        int total = (int) Math.min(Integer.MAX_VALUE, (long) limitPerRoute * routes + reservedTotal);
+        int perRoute = PooledHttpRequestFactories.maxConnPerRoute(limitPerRoute, reservedPerRoute);
+        int total = PooledHttpRequestFactories.maxConnTotal(limitPerRoute, routes, reservedTotal);
         HttpComponentsClientHttpRequestFactoryBuilder sized = ClientHttpRequestFactoryBuilder.httpComponents()
             .withConnectionManagerCustomizer((manager) -> manager.setMaxConnPerRoute(perRoute).setMaxConnTotal(total));
         ClientHttpRequestFactoryBuilder<?> customized = customize(sized);

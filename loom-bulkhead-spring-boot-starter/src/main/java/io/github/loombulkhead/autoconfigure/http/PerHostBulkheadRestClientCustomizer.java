@@ -39,7 +39,7 @@ public class PerHostBulkheadRestClientCustomizer implements RestClientCustomizer
     @Override
     public void customize(RestClient.Builder builder) {
         builder.requestInterceptor(this.bulkheads.interceptor());
-        if (this.requestFactories != null && !this.requestFactories.isServiceGroupClient(builder)) {
+        if (this.requestFactories != null && !this.requestFactories.serviceGroupClients().contains(builder)) {
             ClientHttpRequestFactory factory = this.requestFactories.forHosts(this.bulkheads.registry(),
                     this.bulkheads.namePrefix(), this.bulkheads.template(), this.bulkheads.maxHosts(), null);
             if (factory != null) {

@@ -28,14 +28,14 @@ public class BulkheadMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Map<Bulkhead, BulkheadMeters> meters = new ConcurrentHashMap<>();
+        Map<Bulkhead, PerBulkheadMeters> meters = new ConcurrentHashMap<>();
         this.bulkheads.forEachBulkhead((bulkhead) -> meters.computeIfAbsent(bulkhead,
-                (key) -> new BulkheadMeters(key, registry)));
+                (key) -> new PerBulkheadMeters(key, registry)));
         this.bulkheads.addListener(new MetricsListener(meters, registry));
     }
 
     /** Records events; a bulkhead's meters are created on its first event if not bound yet. */
-    private record MetricsListener(Map<Bulkhead, BulkheadMeters> meters, MeterRegistry registry)
+    private record MetricsListener(Map<Bulkhead, PerBulkheadMeters> meters, MeterRegistry registry)
             implements BulkheadListener {
 
         @Override
@@ -58,10 +58,10 @@ public class BulkheadMetrics implements MeterBinder {
             metersOf(bulkhead).sampled(rttNanos, outcome);
         }
 
-        private BulkheadMeters metersOf(Bulkhead bulkhead) {
-            BulkheadMeters existing = this.meters.get(bulkhead);
+        private PerBulkheadMeters metersOf(Bulkhead bulkhead) {
+            PerBulkheadMeters existing = this.meters.get(bulkhead);
             return (existing != null) ? existing
-                    : this.meters.computeIfAbsent(bulkhead, (key) -> new BulkheadMeters(key, this.registry));
+                    : this.meters.computeIfAbsent(bulkhead, (key) -> new PerBulkheadMeters(key, this.registry));
         }
     }
 }

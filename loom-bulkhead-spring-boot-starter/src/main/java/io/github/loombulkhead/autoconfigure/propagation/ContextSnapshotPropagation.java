@@ -1,4 +1,4 @@
-package io.github.loombulkhead.autoconfigure.context;
+package io.github.loombulkhead.autoconfigure.propagation;
 
 import java.util.function.UnaryOperator;
 
@@ -8,11 +8,11 @@ import io.micrometer.context.ContextSnapshotFactory;
  * Captures every thread local known to Micrometer's context-propagation registry (current observation,
  * security context, ...) at submission and restores it around the task.
  */
-final class ContextSnapshotTaskDecorator implements UnaryOperator<Runnable> {
+final class ContextSnapshotPropagation implements UnaryOperator<Runnable> {
 
     private final ContextSnapshotFactory factory;
 
-    ContextSnapshotTaskDecorator(ContextSnapshotFactory factory) {
+    ContextSnapshotPropagation(ContextSnapshotFactory factory) {
         this.factory = factory;
     }
 

@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 /** The meters of one bulkhead in one {@link MeterRegistry}, registered up front so every series starts at zero. */
-final class BulkheadMeters {
+final class PerBulkheadMeters {
 
     static final String LIMIT = "loom.bulkhead.limit";
 
@@ -59,7 +59,7 @@ final class BulkheadMeters {
     /** Of an adaptive bulkhead only; null for a static one. */
     private final Counter drops;
 
-    BulkheadMeters(Bulkhead bulkhead, MeterRegistry registry) {
+    PerBulkheadMeters(Bulkhead bulkhead, MeterRegistry registry) {
         Tags name = Tags.of("name", bulkhead.getName());
         gauge(registry, LIMIT, bulkhead, name, "Maximum number of calls or tasks that may hold a permit at once",
                 Bulkhead::getLimit);
@@ -79,7 +79,7 @@ final class BulkheadMeters {
         if (bulkhead.isAdaptive()) {
             gauge(registry, ADAPTIVE_CEILING, bulkhead, name,
                     "Highest limit the adaptive algorithm may set: max-concurrent-calls",
-                    (b) -> b.getConfig().getMaxConcurrentCalls());
+                    Bulkhead::getCeiling);
             this.rtt = Timer.builder(ADAPTIVE_RTT)
                 .description("Round trip time of each finished call the adaptive limit algorithm took as a sample")
                 .tags(name)

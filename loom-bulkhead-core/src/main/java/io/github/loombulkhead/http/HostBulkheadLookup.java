@@ -28,7 +28,7 @@ import org.springframework.web.util.UriUtils;
  * One bulkhead per target {@code scheme://host:port}, created lazily, at most {@code maxHosts} of them; each host
  * counts once however it is spelled.
  */
-final class HostBulkheads implements Function<HttpRequest, Bulkhead> {
+final class HostBulkheadLookup implements Function<HttpRequest, Bulkhead> {
 
     private final BulkheadRegistry registry;
 
@@ -42,7 +42,7 @@ final class HostBulkheads implements Function<HttpRequest, Bulkhead> {
 
     private final ReentrantLock creation = new ReentrantLock();
 
-    HostBulkheads(BulkheadRegistry registry, String namePrefix, Function<String, BulkheadConfig> configs,
+    HostBulkheadLookup(BulkheadRegistry registry, String namePrefix, Function<String, BulkheadConfig> configs,
             int maxHosts) {
         this.registry = Objects.requireNonNull(registry, "registry must not be null");
         this.namePrefix = Objects.requireNonNull(namePrefix, "namePrefix must not be null");

@@ -1,4 +1,4 @@
-package io.github.loombulkhead.autoconfigure.context;
+package io.github.loombulkhead.autoconfigure.propagation;
 
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -6,7 +6,7 @@ import java.util.function.UnaryOperator;
 import org.slf4j.MDC;
 
 /** Copies the submitter's SLF4J MDC into the task and restores the worker's own MDC afterwards. */
-final class MdcTaskDecorator implements UnaryOperator<Runnable> {
+final class MdcPropagation implements UnaryOperator<Runnable> {
 
     @Override
     public Runnable apply(Runnable task) {

@@ -11,6 +11,8 @@ import org.apache.hc.core5.http.HttpHost;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
@@ -21,49 +23,50 @@ import static org.assertj.core.api.Assertions.tuple;
 
 /** How a request's target is named for its per-host bulkhead: one name per host, however it is spelled. */
 @ExtendWith(LoopbackServerExtension.class)
-class HostBulkheadsTest {
+class HostBulkheadLookupTest {
 
     @AutoClose
     private final Resources resources = new Resources();
 
-    @Test
-    void theTargetIsSchemeHostAndPortWithDefaultPortsFilledIn() {
-        assertThat(HostBulkheads.target(URI.create("https://API.example.com/v1/items?q=1")))
-            .isEqualTo("https://api.example.com:443");
-        assertThat(HostBulkheads.target(URI.create("http://api.example.com/"))).isEqualTo("http://api.example.com:80");
-        assertThat(HostBulkheads.target(URI.create("http://api.example.com:8080/x")))
-            .isEqualTo("http://api.example.com:8080");
-        assertThat(HostBulkheads.target(URI.create("HTTP://[::1]:9000/x"))).isEqualTo("http://[::1]:9000");
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = ' ', textBlock = """
+            https://API.example.com/v1/items?q=1 https://api.example.com:443
+            http://api.example.com/ http://api.example.com:80
+            http://api.example.com:8080/x http://api.example.com:8080
+            HTTP://[::1]:9000/x http://[::1]:9000
+            """)
+    void theTargetIsSchemeHostAndPortWithDefaultPortsFilledIn(String uri, String target) {
+        assertThat(HostBulkheadLookup.target(URI.create(uri))).isEqualTo(target);
     }
 
-    @Test
-    void hostsThatUriGetHostCannotParseAreReadFromTheAuthority() {
-        // Docker Compose service names: underscores make java.net.URI treat the authority as registry-based.
-        assertThat(HostBulkheads.target(URI.create("http://my_service:8080/x"))).isEqualTo("http://my_service:8080");
-        assertThat(HostBulkheads.target(URI.create("http://user@My_Service/x"))).isEqualTo("http://my_service:80");
-        // Internationalized names, as given and as RestClient percent-encodes them: one ASCII spelling.
-        assertThat(HostBulkheads.target(URI.create("https://Bücher.example/buch")))
-            .isEqualTo("https://xn--bcher-kva.example:443");
-        assertThat(HostBulkheads.target(URI.create("https://b%C3%BCcher.example/buch")))
-            .isEqualTo("https://xn--bcher-kva.example:443");
-        assertThat(HostBulkheads.target(URI.create("https://xn--bcher-kva.example/buch")))
-            .isEqualTo("https://xn--bcher-kva.example:443");
+    /**
+     * Docker Compose service names (underscores make java.net.URI treat the authority as registry-based) and
+     * internationalized names, as given and as RestClient percent-encodes them: one ASCII spelling.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = ' ', textBlock = """
+            http://my_service:8080/x http://my_service:8080
+            http://user@My_Service/x http://my_service:80
+            https://Bücher.example/buch https://xn--bcher-kva.example:443
+            https://b%C3%BCcher.example/buch https://xn--bcher-kva.example:443
+            https://xn--bcher-kva.example/buch https://xn--bcher-kva.example:443
+            """)
+    void hostsThatUriGetHostCannotParseAreReadFromTheAuthority(String uri, String target) {
+        assertThat(HostBulkheadLookup.target(URI.create(uri))).isEqualTo(target);
     }
 
-    @Test
-    void eachHostHasOneSpelling() {
-        assertThat(HostBulkheads.target(URI.create("http://api.example.com./x")))
-            .isEqualTo("http://api.example.com:80");
-        assertThat(HostBulkheads.target(URI.create("http://[0:0:0:0:0:0:0:1]:9000/x"))).isEqualTo("http://[::1]:9000");
-        assertThat(HostBulkheads.target(URI.create("http://[0000::0001]:9000/x"))).isEqualTo("http://[::1]:9000");
-        assertThat(HostBulkheads.target(URI.create("http://[2001:DB8:0:0:1:0:0:1]/x")))
-            .isEqualTo("http://[2001:db8::1:0:0:1]:80");
-        assertThat(HostBulkheads.target(URI.create("http://[2001:db8:0:1:1:1:1:1]/x")))
-            .isEqualTo("http://[2001:db8:0:1:1:1:1:1]:80");
-        assertThat(HostBulkheads.target(URI.create("http://[::ffff:127.0.0.1]:9000/x")))
-            .isEqualTo("http://127.0.0.1:9000");
-        assertThat(HostBulkheads.target(URI.create("http://[fe80:0::1%25eth0]:9000/x")))
-            .isEqualTo("http://[fe80::1%25eth0]:9000");
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = ' ', textBlock = """
+            http://api.example.com./x http://api.example.com:80
+            http://[0:0:0:0:0:0:0:1]:9000/x http://[::1]:9000
+            http://[0000::0001]:9000/x http://[::1]:9000
+            http://[2001:DB8:0:0:1:0:0:1]/x http://[2001:db8::1:0:0:1]:80
+            http://[2001:db8:0:1:1:1:1:1]/x http://[2001:db8:0:1:1:1:1:1]:80
+            http://[::ffff:127.0.0.1]:9000/x http://127.0.0.1:9000
+            http://[fe80:0::1%25eth0]:9000/x http://[fe80::1%25eth0]:9000
+            """)
+    void eachHostHasOneSpelling(String uri, String target) {
+        assertThat(HostBulkheadLookup.target(URI.create(uri))).isEqualTo(target);
     }
 
     @Test
@@ -101,14 +104,14 @@ class HostBulkheadsTest {
     void anUnreadableHostIsRefusedNamingIt() {
         String tooLong = "a".repeat(64);
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> HostBulkheads.target(URI.create("http://" + tooLong + "_x.example/")))
+            .isThrownBy(() -> HostBulkheadLookup.target(URI.create("http://" + tooLong + "_x.example/")))
             .withMessageContaining("'" + tooLong + "_x.example'")
             .withMessageContaining("as a domain name");
     }
 
     @Test
     void aRelativeUriIsRefusedWithAHint() {
-        assertThatIllegalArgumentException().isThrownBy(() -> HostBulkheads.target(URI.create("/relative/path")))
+        assertThatIllegalArgumentException().isThrownBy(() -> HostBulkheadLookup.target(URI.create("/relative/path")))
             .withMessageContaining("'/relative/path'")
             .withMessageContaining("set a base URL");
     }

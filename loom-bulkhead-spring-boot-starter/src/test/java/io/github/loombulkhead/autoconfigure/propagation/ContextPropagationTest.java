@@ -1,4 +1,4 @@
-package io.github.loombulkhead.autoconfigure.context;
+package io.github.loombulkhead.autoconfigure.propagation;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;

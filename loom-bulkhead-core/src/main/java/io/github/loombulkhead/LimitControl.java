@@ -1,0 +1,117 @@
+package io.github.loombulkhead;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.LimitAlgorithm;
+import io.github.loombulkhead.limit.Outcome;
+
+/**
+ * How the limit of one bulkhead changes. The <em>ceiling</em> is the configured
+ * {@code maxConcurrentCalls}; the <em>limit</em> is how many permits may be held now: the ceiling
+ * itself for a static bulkhead, what a {@link LimitAlgorithm} finds at or below it for an adaptive one.
+ * Changes are serialized, so listeners hear of them in order; a larger limit is announced before
+ * anyone can use it, a smaller one after it applies.
+ */
+final class LimitControl {
+
+    private final Bulkhead owner;
+
+    private final Permits permits;
+
+    private final BulkheadStatistics statistics;
+
+    /** Serializes limit changes. */
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Finds the limit of an adaptive bulkhead; null for a static one. */
+    private volatile LimitAlgorithm algorithm;
+
+    LimitControl(Bulkhead owner, Permits permits, BulkheadStatistics statistics, LimitAlgorithm algorithm) {
+        this.owner = owner;
+        this.permits = permits;
+        this.statistics = statistics;
+        this.algorithm = algorithm;
+    }
+
+    /** The algorithm {@code config} asks for, or {@code null} for a static limit. */
+    static LimitAlgorithm algorithmFor(BulkheadConfig config) {
+        return config.isAdaptive() ? LimitAlgorithm.of(config.getAdaptive()) : null;
+    }
+
+    /** The limit to start from: the algorithm's, or the ceiling of a static bulkhead. */
+    static int initialLimit(LimitAlgorithm algorithm, BulkheadConfig config) {
+        return (algorithm != null) ? algorithm.getLimit() : config.getMaxConcurrentCalls();
+    }
+
+    LimitAlgorithm algorithm() {
+        return this.algorithm;
+    }
+
+    /**
+     * Gives {@code algorithm} one sample and applies the limit it proposes, capped by the ceiling. A
+     * thread that finds a change under way skips its own: that one applies the newest proposal.
+     */
+    void sample(LimitAlgorithm algorithm, long startNanos, long rttNanos, int inflight, Outcome outcome) {
+        int proposed = algorithm.onSample(startNanos, rttNanos, inflight, outcome);
+        this.statistics.sampled(this.owner, rttNanos, outcome);
+        if (proposed != this.permits.limit() && this.lock.tryLock()) {
+            try {
+                if (this.algorithm == algorithm) {
+                    setLimit(Math.min(algorithm.getLimit(), this.owner.getCeiling()));
+                }
+            }
+            finally {
+                this.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Changes the ceiling. A static limit becomes the ceiling; an adaptive algorithm restarts below it
+     * from the current limit (lowered to the new ceiling if above it).
+     * @throws IllegalArgumentException naming the bulkhead if the ceiling is below 1 or below an adaptive
+     * bulkhead's minimum limit
+     */
+    void changeCeiling(int newCeiling) {
+        if (newCeiling < 1) {
+            throw new IllegalArgumentException("Bulkhead '" + this.owner.getName()
+                    + "': maxConcurrentCalls must be at least 1 but was " + newCeiling);
+        }
+        this.lock.lock();
+        try {
+            BulkheadConfig config = this.owner.getConfig();
+            BulkheadConfig.Builder builder = BulkheadConfig.from(config).maxConcurrentCalls(newCeiling);
+            AdaptiveLimitConfig adaptive = config.getAdaptive();
+            if (adaptive != null) {
+                builder.adaptive(AdaptiveLimitConfig.from(adaptive)
+                    .maxLimit(newCeiling)
+                    .initialLimit(Math.max(adaptive.getMinLimit(), Math.min(this.permits.limit(), newCeiling)))
+                    .build());
+            }
+            BulkheadConfig changed = builder.build();
+            LimitAlgorithm restarted = algorithmFor(changed);
+            this.owner.configChanged(changed);
+            this.algorithm = restarted;
+            setLimit(initialLimit(restarted, changed));
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("Bulkhead '" + this.owner.getName() + "': " + ex.getMessage(), ex);
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Guarded by lock. */
+    private void setLimit(int newLimit) {
+        int oldLimit = this.permits.limit();
+        if (newLimit > oldLimit) {
+            this.statistics.listeners().limitChanged(this.owner, oldLimit, newLimit);
+        }
+        this.permits.setLimit(newLimit);
+        if (newLimit < oldLimit) {
+            this.statistics.listeners().limitChanged(this.owner, oldLimit, newLimit);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.github.loombulkhead;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Runs each task of one {@link BoundedVirtualExecutor} on its own new thread, under a permit already
+ * held, and ends it: the permit goes back (with an adaptive limit's sample) before the task's future
+ * completes, then the task counts as ended in the {@link ExecutorLifecycle}.
+ */
+final class TaskThreads {
+
+    private final BoundedVirtualExecutor executor;
+
+    private final Bulkhead bulkhead;
+
+    private final ThreadFactory threadFactory;
+
+    private final ExecutorLifecycle lifecycle;
+
+    TaskThreads(BoundedVirtualExecutor executor, ThreadFactory threadFactory, ExecutorLifecycle lifecycle) {
+        this.executor = executor;
+        this.bulkhead = executor.getBulkhead();
+        this.threadFactory = threadFactory;
+        this.lifecycle = lifecycle;
+    }
+
+    /** Starts {@code decorated} under a permit the caller took; gives the permit back if that fails. */
+    void startHolding(Runnable decorated, Runnable submitted) {
+        try {
+            start(decorated, submitted);
+        }
+        catch (RuntimeException | Error ex) {
+            this.bulkhead.releasePermit();
+            throw ex;
+        }
+    }
+
+    /**
+     * Starts {@code decorated} (what the task decorator made of {@code submitted}) on a new thread.
+     * @throws RejectedExecutionException if the thread factory gave no thread; the caller still holds the permit
+     */
+    void start(Runnable decorated, Runnable submitted) {
+        Thread thread = this.threadFactory.newThread(() -> run(decorated, submitted));
+        if (thread == null) {
+            throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
+                    + "': the thread factory returned null instead of a thread");
+        }
+        thread.start();
+    }
+
+    private void run(Runnable decorated, Runnable submitted) {
+        Thread current = Thread.currentThread();
+        this.lifecycle.running(current);
+        long startedAt = System.nanoTime();
+        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
+        OwnTask own = this.executor.ownTask(submitted);
+        if (own != null) {
+            own.startedAt(startedAt, inflight);
+        }
+        CallChain.enterNewThread(this.bulkhead);
+        Throwable failure = null;
+        try {
+            decorated.run();
+        }
+        catch (Throwable ex) {
+            failure = ex;
+            throw ex;
+        }
+        finally {
+            CallChain.exitNewThread();
+            this.lifecycle.ran(current);
+            if (own == null || own.claimCompletion()) {
+                completed(startedAt, inflight, failure);
+            }
+            this.lifecycle.taskEnded();
+        }
+    }
+
+    /** Gives the permit of a task that ran back, with the sample an adaptive limit takes from it. */
+    void completed(long startedAt, int inflight, Throwable failure) {
+        long ran = System.nanoTime() - startedAt;
+        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
+    }
+}

@@ -27,7 +27,7 @@ public class LoomBulkheadSampleApplication {
         application.addListeners(new NativeMemoryTrackingRelauncher());
         ConfigurableApplicationContext context = application.run(args);
         SampleProperties properties = context.getBean(SampleProperties.class);
-        if (properties.isCompare() && properties.role() == SampleProperties.Role.CALLER) {
+        if ((properties.isCompare() || properties.isServerCompare()) && properties.role() == SampleProperties.Role.CALLER) {
             System.exit(SpringApplication.exit(context));
         }
     }

@@ -63,8 +63,12 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             defaults.put(adaptive + "max-concurrent-calls", scenario.adaptiveMaxLimit());
             defaults.put(adaptive + "queue-capacity", Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
             defaults.put(adaptive + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
-            if (properties.isCompare()) {
+            if (properties.isCompare() || properties.isServerCompare()) {
                 defaults.put("spring.main.web-application-type", "none");
+            }
+            if (properties.isServerCompare()) {
+                // The reference's Server2 answers after 200 ms.
+                defaults.put("loom.sample.callee.latency", "200ms");
             }
         }
         environment.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, defaults));

@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@link Scale} preset; every value is checked here so a bad one fails at startup with its name.
  *
  * @param run What to do instead of staying up as a web application: 'compare' runs the comparison, writes
- * the report and exits.
+ * the report and exits; 'server-compare' runs the server comparison (front servers driven by ab) likewise.
  * @param role Role of this process: 'caller' fires the requests, 'callee' is the slow service.
  * @param scale Preset for the scenario values that are not set: 'default' (about a minute) or 'reference'
  * (the reference's exact numbers, about four minutes).
@@ -47,13 +47,16 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
         @DefaultValue("true") boolean retainedHeap, @DefaultValue("true") boolean progress,
         @DefaultValue Callee callee, @DefaultValue Adaptive adaptive) {
 
-    /** The only value of {@code loom.sample.run}. */
+    /** The value of {@code loom.sample.run} that runs the client comparison. */
     public static final String RUN_COMPARE = "compare";
 
+    /** The value of {@code loom.sample.run} that runs the server comparison. */
+    public static final String RUN_SERVER_COMPARE = "server-compare";
+
     public SampleProperties {
-        if (run != null && !run.isBlank() && !RUN_COMPARE.equals(run)) {
-            throw new SampleArgumentException("loom.sample.run must be 'compare' (or left out to start the web "
-                    + "application), but was '" + run + "'");
+        if (run != null && !run.isBlank() && !RUN_COMPARE.equals(run) && !RUN_SERVER_COMPARE.equals(run)) {
+            throw new SampleArgumentException("loom.sample.run must be 'compare' or 'server-compare' (or left out to "
+                    + "start the web application), but was '" + run + "'");
         }
         atLeast("loom.sample.requests", requests, 1);
         atLeast("loom.sample.limit", limit, 1);
@@ -69,6 +72,11 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
     /** Whether this process runs the comparison and exits. */
     public boolean isCompare() {
         return RUN_COMPARE.equals(this.run);
+    }
+
+    /** Whether this process runs the server comparison and exits. */
+    public boolean isServerCompare() {
+        return RUN_SERVER_COMPARE.equals(this.run);
     }
 
     private static void checkModes(List<String> modes) {

@@ -132,6 +132,10 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
         if (this.properties.getTaskExecution().isEnabled()) {
             names.add(this.properties.getTaskExecution().getBulkhead());
         }
+        if (this.properties.getServer().isEnabled()) {
+            names.add(this.properties.getServer().getBulkhead());
+            this.properties.getServer().getRoutes().forEach((route) -> names.add(route.getBulkhead()));
+        }
         this.beanFactory.getBeansOfType(BoundedVirtualExecutor.class, false, false)
             .values()
             .forEach((executor) -> names.add(executor.getBulkhead().getName()));

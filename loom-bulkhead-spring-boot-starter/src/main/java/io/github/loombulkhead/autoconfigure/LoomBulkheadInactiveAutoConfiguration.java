@@ -26,6 +26,12 @@ public final class LoomBulkheadInactiveAutoConfiguration {
         return new InactiveBulkheadsReporter(beanFactory, environment);
     }
 
+    @Bean
+    @ConditionalOnBooleanProperty("loom.bulkhead.server.enabled")
+    static InactiveServerBulkheadReporter inactiveServerBulkheadReporter(Environment environment) {
+        return new InactiveServerBulkheadReporter(environment);
+    }
+
     /** Matches when either switch is off. */
     static final class InactiveCondition extends AnyNestedCondition {
 

@@ -8,10 +8,12 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.autoconfigure.server.ServerBulkheadProperties;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.DropClassifier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of loom-bulkhead under {@code loom.bulkhead}: defaults for every bulkhead,
@@ -48,6 +50,9 @@ public class LoomBulkheadProperties {
 
     private final Cluster cluster = new Cluster();
 
+    @NestedConfigurationProperty
+    private final ServerBulkheadProperties server = new ServerBulkheadProperties();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -82,6 +87,10 @@ public class LoomBulkheadProperties {
 
     public Cluster getCluster() {
         return this.cluster;
+    }
+
+    public ServerBulkheadProperties getServer() {
+        return this.server;
     }
 
     /** Settings every bulkhead starts from; equal to the core library's defaults unless changed. */

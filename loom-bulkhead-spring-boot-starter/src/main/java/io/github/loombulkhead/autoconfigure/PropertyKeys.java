@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -128,7 +129,7 @@ final class PropertyKeys {
                 key.add(new Segment(singular(key.get(key.size() - 1).name()), true));
                 value = value.asMap().getGeneric(1);
             }
-            if (isNested(value.toClass())) {
+            if (isNested(value.toClass()) || field.isAnnotationPresent(NestedConfigurationProperty.class)) {
                 collect(value.toClass(), key);
             }
             else {

@@ -56,7 +56,9 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
             "loom.bulkhead.http.per-host.max-host, loom.bulkhead.http.per-host.max-hosts",
             "loom.bulkhead.http.per-host.template.max-concurrent-call, loom.bulkhead.http.per-host.template.max-concurrent-calls",
             "loom.bulkhead.http.pool.enable, loom.bulkhead.http.pool.enabled",
-            "loom.bulkhead.task-executon.bulkhead, loom.bulkhead.task-execution.bulkhead" })
+            "loom.bulkhead.task-executon.bulkhead, loom.bulkhead.task-execution.bulkhead",
+            "loom.bulkhead.server.enabeld, loom.bulkhead.server.enabled",
+            "loom.bulkhead.server.retry-afer, loom.bulkhead.server.retry-after" })
     void misspeltKeyOfEveryGroupIsNamedWithTheNearestOne(String typo, String nearest) {
         FailureAnalysis analysis = analyze(typo + "=true");
         assertThat(analysis.getDescription()).contains("Property: " + typo + "\n")
@@ -92,7 +94,7 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
     void unknownTopLevelKeyListsTheTopLevelKeys() {
         FailureAnalysis analysis = analyze("loom.bulkhead.limits=20");
         assertThat(analysis.getDescription()).contains("Reason: no such key; 'loom.bulkhead' has the keys enabled, "
-                + "propagate-context, defaults.*, instances.*, http.*, task-execution.*");
+                + "propagate-context, defaults.*, instances.*, http.*, task-execution.*, server.*");
     }
 
     @Test

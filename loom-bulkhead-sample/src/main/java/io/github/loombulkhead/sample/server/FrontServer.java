@@ -1,0 +1,154 @@
+package io.github.loombulkhead.sample.server;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.github.loombulkhead.sample.launch.JvmCommand;
+
+/**
+ * A front server of the server comparison in its own JVM (same binary, role {@code caller}, as a web
+ * application) on a loopback port, calling the given callee. Stopped by {@link #close()} and by a shutdown hook.
+ */
+final class FrontServer implements AutoCloseable {
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    private final Process process;
+
+    private final int port;
+
+    private final Thread shutdownHook;
+
+    private FrontServer(Process process, int port) {
+        this.process = process;
+        this.port = port;
+        this.shutdownHook = new Thread(this::stop, "loom-sample-front-stopper");
+        Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+    }
+
+    /**
+     * Starts the front server and waits until it answers.
+     *
+     * @param jvmArguments options of its JVM
+     * @param arguments its settings (setup, callee, samples file)
+     * @param log file that receives its output
+     */
+    static FrontServer start(List<String> jvmArguments, List<String> arguments, Path log, Duration startupTimeout) {
+        int port = freePort();
+        List<String> all = new ArrayList<>(arguments);
+        all.add("--loom.sample.role=caller");
+        all.add("--server.address=" + LOOPBACK.getHostAddress());
+        all.add("--server.port=" + port);
+        List<String> command = JvmCommand.application(jvmArguments, all);
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            // The front server gets its settings as arguments; the comparison's LOOM_SAMPLE_* variables are not for it.
+            builder.environment().keySet().removeIf((name) -> name.startsWith("LOOM_SAMPLE_"));
+            FrontServer front = new FrontServer(builder.start(), port);
+            try {
+                front.awaitReady(startupTimeout, log);
+            }
+            catch (RuntimeException ex) {
+                front.close();
+                throw ex;
+            }
+            return front;
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Could not start the front server (" + String.join(" ", command) + "): "
+                    + ex.getMessage(), ex);
+        }
+    }
+
+    /** Base URL, e.g. {@code http://127.0.0.1:41234}. */
+    URI baseUrl() {
+        return URI.create("http://" + LOOPBACK.getHostAddress() + ":" + this.port);
+    }
+
+    private void awaitReady(Duration timeout, Path log) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!this.process.isAlive()) {
+                throw new IllegalStateException("The front server exited with code " + this.process.exitValue()
+                        + " before it became ready; see its log " + log);
+            }
+            if (answers()) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the front server", ex);
+            }
+        }
+        throw new IllegalStateException("The front server did not answer within " + timeout + "; see its log " + log);
+    }
+
+    private boolean answers() {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) baseUrl().resolve("/actuator/health")
+                .toURL()
+                .openConnection();
+            connection.setConnectTimeout(1_000);
+            connection.setReadTimeout(2_000);
+            try {
+                return connection.getResponseCode() == 200;
+            }
+            finally {
+                connection.disconnect();
+            }
+        }
+        catch (IOException ex) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+        }
+        catch (IllegalStateException ex) {
+            // Already shutting down: the hook is running or has run.
+        }
+        stop();
+    }
+
+    private void stop() {
+        if (!this.process.isAlive()) {
+            return;
+        }
+        this.process.destroy();
+        try {
+            if (!this.process.waitFor(15, TimeUnit.SECONDS)) {
+                this.process.destroyForcibly();
+                this.process.waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+        catch (InterruptedException ex) {
+            this.process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("No free loopback port for the front server: " + ex.getMessage(), ex);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.github.loombulkhead.sample.server;
+
+import java.util.List;
+
+/**
+ * The server comparison's report, as written to {@code report.json}.
+ *
+ * @param scenario what was run
+ * @param server one result per setup and concurrency level
+ * @param timelines the front server over time, per setup and level
+ * @param notes how to read it
+ */
+public record ServerReport(Scenario scenario, List<Result> server, List<Timeline> timelines, String notes) {
+
+    /**
+     * What was run.
+     *
+     * @param calleeCapacity worker threads of the callee
+     * @param calleeLatencyMs time the callee takes per call
+     * @param readTimeoutMs read timeout of the front servers' callee client
+     * @param callsPerRequest callee calls each front request makes
+     * @param requests requests ab sent per setup and level
+     * @param concurrency the levels (ab -c)
+     * @param setups the setups in the order they ran
+     * @param cores processors available to this JVM
+     * @param ab ab's version
+     * @param frontJvmArguments options of the front servers' JVMs
+     */
+    public record Scenario(int calleeCapacity, long calleeLatencyMs, long readTimeoutMs, int callsPerRequest,
+            int requests, List<Integer> concurrency, List<String> setups, int cores, String ab,
+            List<String> frontJvmArguments) {
+    }
+
+    /**
+     * One setup at one concurrency level: ab's numbers and the front server's peaks.
+     *
+     * @param setup the setup's id
+     * @param concurrency ab -c
+     * @param requests requests that got an answer
+     * @param requestsPerSecond as ab measured
+     * @param meanMs mean time of a request, from connect to its last byte
+     * @param abTimePerRequestMs ab's "Time per request" (concurrency / requests per second), which the reference
+     * quoted as mean latency; equal to the mean only in a steady state
+     * @param p50Ms half of the requests were served within this
+     * @param p99Ms 99 % were served within this
+     * @param failed requests that failed (connect, read, exception)
+     * @param non2xx answers with a status outside 2xx (503 from the inbound bulkhead, 500 when a callee call failed)
+     * @param littlesLawBound requests per second no run of this setup can exceed at this level
+     * @param littlesLawEfficiency requestsPerSecond / littlesLawBound
+     * @param durationMs time the run took
+     * @param peakLiveThreads most live platform threads of the front JVM
+     * @param peakHeapUsedBytes most heap in use in the front JVM
+     * @param peakCalleeInFlight most calls to the callee in progress at once
+     * @param peakInboundWaiting most requests waiting for an inbound permit
+     * @param peakInboundActive most requests holding an inbound permit: each runs on one virtual thread, a
+     * waiting request on none
+     * @param meanFrontCpu CPU the front JVM used during the run, as a share of all cores
+     * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
+     */
+    public record Result(String setup, int concurrency, long requests, double requestsPerSecond, double meanMs,
+            double abTimePerRequestMs, long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound, double littlesLawEfficiency,
+            long durationMs, int peakLiveThreads, long peakHeapUsedBytes, int peakCalleeInFlight,
+            int peakInboundWaiting, int peakInboundActive, double meanFrontCpu, double meanMachineCpu) {
+    }
+
+    /**
+     * The front server during one run.
+     *
+     * @param setup the setup's id
+     * @param concurrency ab -c
+     * @param points samples, {@code tMs} from the start of the run
+     */
+    public record Timeline(String setup, int concurrency, List<Point> points) {
+    }
+
+    /**
+     * One sample.
+     *
+     * @param tMs time since the run started
+     * @param liveThreads live platform threads
+     * @param heapUsedBytes heap in use
+     * @param calleeInFlight calls to the callee in progress
+     * @param inboundActive requests holding an inbound permit
+     * @param inboundWaiting requests waiting for one
+     * @param frontCpu CPU the front JVM used, as a share of all cores
+     * @param machineCpu CPU the whole machine used, as a share of all cores
+     */
+    public record Point(long tMs, int liveThreads, long heapUsedBytes, int calleeInFlight, int inboundActive,
+            int inboundWaiting, double frontCpu, double machineCpu) {
+    }
+}

@@ -1,0 +1,110 @@
+package io.github.loombulkhead.sample.server;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One front-server setup of the server comparison: how its JVM is started and which endpoint ab drives. Every
+ * request makes two calls to the callee, one after the other or (parallel) at once.
+ */
+public enum ServerSetup {
+
+    /** Platform threads, Tomcat with 20 worker threads. */
+    TOMCAT_20("tomcat-20", "/api/front/sequential", 20, false, "--spring.threads.virtual.enabled=false",
+            "--server.tomcat.threads.max=20"),
+
+    /** Platform threads, Tomcat with 50 worker threads. */
+    TOMCAT_50("tomcat-50", "/api/front/sequential", 50, false, "--spring.threads.virtual.enabled=false",
+            "--server.tomcat.threads.max=50"),
+
+    /** Virtual threads: every request on its own virtual thread, nothing bounds the calls to the callee. */
+    VIRTUAL("virtual", "/api/front/sequential", 0, false),
+
+    /** Virtual threads, the two calls at once on two more virtual threads. */
+    VIRTUAL_PARALLEL("virtual-parallel", "/api/front/parallel", 0, true),
+
+    /** Virtual threads, the calls through the {@code @Bulkhead} client whose limit is the callee's capacity. */
+    VIRTUAL_BULKHEAD("virtual-bulkhead", "/api/front/bulkhead", 0, false),
+
+    /** Virtual threads, requests bounded by the inbound bulkhead at the callee's capacity; the rest wait. */
+    VIRTUAL_INBOUND("virtual-inbound", "/api/front/sequential", 0, false, "--loom.bulkhead.server.enabled=true");
+
+    private final String id;
+
+    private final String path;
+
+    private final int threads;
+
+    private final boolean parallel;
+
+    private final List<String> arguments;
+
+    ServerSetup(String id, String path, int threads, boolean parallel, String... arguments) {
+        this.id = id;
+        this.path = path;
+        this.threads = threads;
+        this.parallel = parallel;
+        this.arguments = List.of(arguments);
+    }
+
+    public String id() {
+        return this.id;
+    }
+
+    /** The endpoint ab drives. */
+    public String path() {
+        return this.path;
+    }
+
+    /**
+     * The front JVM's arguments for a callee of {@code capacity} workers and a scenario of at most
+     * {@code maxConcurrency} concurrent requests.
+     */
+    public List<String> arguments(int capacity, int maxConcurrency) {
+        List<String> all = new ArrayList<>(this.arguments);
+        if (this == VIRTUAL_BULKHEAD) {
+            all.add("--loom.sample.limit=" + capacity);
+        }
+        if (this == VIRTUAL_INBOUND) {
+            // Each request makes one callee call at a time, so requests in flight = calls in flight.
+            all.add("--loom.bulkhead.instances.server.max-concurrent-calls=" + capacity);
+            all.add("--loom.bulkhead.instances.server.queue-capacity=" + Math.max(10_000, 2 * maxConcurrency));
+        }
+        return all;
+    }
+
+    /** Requests the setup works on at once with {@code concurrency} clients, or fewer when its threads or limit say so. */
+    public int activeRequests(int concurrency, int capacity) {
+        if (this.threads > 0) {
+            return Math.min(concurrency, this.threads);
+        }
+        if (this == VIRTUAL_INBOUND) {
+            return Math.min(concurrency, capacity);
+        }
+        return concurrency;
+    }
+
+    /**
+     * The Little's-law bound in requests per second: the requests worked on at once over the time one takes,
+     * capped by what the callee's workers can serve ({@code capacity / (2 × latency)} requests per second).
+     */
+    public double littlesLawBound(int concurrency, int capacity, Duration latency) {
+        double latencySeconds = latency.toNanos() / 1e9;
+        double perRequest = this.parallel ? latencySeconds : 2 * latencySeconds;
+        double byConcurrency = activeRequests(concurrency, capacity) / perRequest;
+        double byCallee = capacity / (2 * latencySeconds);
+        return Math.min(byConcurrency, byCallee);
+    }
+
+    public static @Nullable ServerSetup fromId(String id) {
+        return Arrays.stream(values()).filter((setup) -> setup.id.equals(id)).findFirst().orElse(null);
+    }
+
+    public static List<String> ids() {
+        return Arrays.stream(values()).map(ServerSetup::id).toList();
+    }
+}

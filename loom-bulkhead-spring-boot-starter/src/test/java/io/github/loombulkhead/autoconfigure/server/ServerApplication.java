@@ -1,0 +1,218 @@
+package io.github.loombulkhead.autoconfigure.server;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.http.HttpClient;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+/**
+ * A servlet application on virtual threads with the inbound bulkhead, on Tomcat at a random port. Its handlers hold
+ * their requests until the test opens the {@link Gate}; Tomcat runs requests on counted virtual threads.
+ */
+final class ServerApplication implements AutoCloseable {
+
+    static final Gate gate = new Gate();
+
+    private final ConfigurableApplicationContext context;
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private ServerApplication(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    /** Starts the application with {@code properties} on top of virtual threads, the server bulkhead and port 0. */
+    static ServerApplication start(String... properties) {
+        gate.reset();
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(Config.class)
+            .properties("server.port=0", "spring.threads.virtual.enabled=true", "loom.bulkhead.server.enabled=true",
+                    "spring.main.banner-mode=off", "logging.level.root=WARN")
+            .properties(properties)
+            .run();
+        return new ServerApplication(context);
+    }
+
+    String url(String path) {
+        return "http://127.0.0.1:" + port() + path;
+    }
+
+    int port() {
+        return ((WebServerApplicationContext) this.context).getWebServer().getPort();
+    }
+
+    HttpClient client() {
+        return this.client;
+    }
+
+    Bulkhead bulkhead(String name) {
+        return this.context.getBean(BulkheadRegistry.class).bulkhead(name);
+    }
+
+    ServerBulkheadFilter filter() {
+        return (ServerBulkheadFilter) this.context.getBean("serverBulkheadFilter", FilterRegistrationBean.class)
+            .getFilter();
+    }
+
+    ConfigurableApplicationContext context() {
+        return this.context;
+    }
+
+    @Override
+    public void close() {
+        gate.open();
+        this.client.close();
+        this.context.close();
+    }
+
+    @SpringBootConfiguration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    @Import(HeldController.class)
+    static class Config {
+
+        /** Runs Tomcat's request processing on virtual threads it counts, after Spring Boot's own executor is set. */
+        @Bean
+        WebServerFactoryCustomizer<TomcatServletWebServerFactory> countingTomcatExecutor() {
+            return new CountingExecutorCustomizer();
+        }
+    }
+
+    static final class CountingExecutorCustomizer
+            implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+
+        @Override
+        public void customize(TomcatServletWebServerFactory factory) {
+            factory.addProtocolHandlerCustomizers((protocol) -> protocol.setExecutor(gate.executor));
+        }
+
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST_PRECEDENCE;
+        }
+    }
+
+    /** Holds handlers until opened; counts what runs. */
+    static final class Gate {
+
+        private volatile CountDownLatch latch = new CountDownLatch(1);
+
+        final AtomicInteger liveThreads = new AtomicInteger();
+
+        final AtomicInteger maxLiveThreads = new AtomicInteger();
+
+        final LongAdder tasks = new LongAdder();
+
+        final AtomicInteger handling = new AtomicInteger();
+
+        /** Every request processing task on a new virtual thread, counted while it lives. */
+        final Executor executor = (task) -> Thread.ofVirtual().name("tomcat-counted-", 0).start(() -> {
+            this.tasks.increment();
+            this.maxLiveThreads.accumulateAndGet(this.liveThreads.incrementAndGet(), Math::max);
+            try {
+                task.run();
+            }
+            finally {
+                this.liveThreads.decrementAndGet();
+            }
+        });
+
+        void reset() {
+            this.latch = new CountDownLatch(1);
+            this.handling.set(0);
+        }
+
+        void open() {
+            this.latch.countDown();
+        }
+
+        void await() {
+            this.handling.incrementAndGet();
+            try {
+                if (!this.latch.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never opened the gate");
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while held", ex);
+            }
+        }
+    }
+
+    @RestController
+    static class HeldController {
+
+        @GetMapping("/hold")
+        String hold() {
+            gate.await();
+            return "held";
+        }
+
+        @GetMapping("/reports/daily")
+        String report() {
+            gate.await();
+            return "report";
+        }
+
+        @GetMapping("/fast")
+        String fast() {
+            return "fast";
+        }
+
+        @GetMapping("/callable")
+        Callable<String> callable() {
+            return () -> {
+                gate.await();
+                return "callable";
+            };
+        }
+
+        @GetMapping("/deferred")
+        DeferredResult<String> deferred() {
+            DeferredResult<String> result = new DeferredResult<>();
+            Thread.ofVirtual().start(() -> {
+                gate.await();
+                result.setResult("deferred");
+            });
+            return result;
+        }
+
+        @GetMapping("/stream")
+        StreamingResponseBody stream() {
+            return (OutputStream out) -> {
+                out.write("first ".getBytes());
+                out.flush();
+                gate.await();
+                out.write("last".getBytes());
+            };
+        }
+
+        @GetMapping("/fail")
+        String fail() throws IOException {
+            throw new IOException("handler failed");
+        }
+    }
+}

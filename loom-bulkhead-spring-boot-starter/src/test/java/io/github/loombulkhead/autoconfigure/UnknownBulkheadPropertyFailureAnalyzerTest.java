@@ -94,7 +94,7 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
     void unknownTopLevelKeyListsTheTopLevelKeys() {
         FailureAnalysis analysis = analyze("loom.bulkhead.limits=20");
         assertThat(analysis.getDescription()).contains("Reason: no such key; 'loom.bulkhead' has the keys enabled, "
-                + "propagate-context, defaults.*, instances.*, http.*, task-execution.*, server.*");
+                + "propagate-context, defaults.*, instances.*, http.*, task-execution.*, cluster.*, server.*");
     }
 
     @Test

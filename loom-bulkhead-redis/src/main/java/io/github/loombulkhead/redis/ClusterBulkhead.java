@@ -223,12 +223,14 @@ public final class ClusterBulkhead implements AutoCloseable {
         long renewNanos = this.config.renewPeriod().toNanos();
         try {
             if (!this.initialized) {
-                this.limit = this.leases.init(this.limit);
+                applyLimit(this.leases.init(this.limit));
                 this.initialized = true;
             }
-            int toStore = this.limitToStore.getAndSet(0);
+            int toStore = this.limitToStore.get();
             if (toStore > 0) {
                 this.leases.changeLimit(toStore);
+                // Kept until stored: a failed write is retried at the next round.
+                this.limitToStore.compareAndSet(toStore, 0);
                 this.limit = toStore;
                 this.remote.set(true);
             }
@@ -277,10 +279,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         if (this.mode == ClusterMode.FALLBACK) {
             recovered(now);
         }
-        if (reply.limit() != this.limit) {
-            this.limit = reply.limit();
-            this.bulkhead.changeLimit(reply.limit());
-        }
+        applyLimit(reply.limit());
         int usable = Math.min(reply.held(), cap(now));
         if (usable > this.external.limit()) {
             this.external.grow(usable);
@@ -291,6 +290,15 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
         long wait = (want > 0) ? POLL_NANOS : renewNanos;
         return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
+    }
+
+    /** Takes the cluster-wide limit from Redis, and shows it as the local bulkhead's ceiling. */
+    private void applyLimit(int clusterLimit) {
+        this.limit = clusterLimit;
+        if (this.bulkhead.getConfig().getMaxConcurrentCalls() != clusterLimit) {
+            // Not stored again: the owner ignores a ceiling equal to the limit it knows.
+            this.bulkhead.changeLimit(clusterLimit);
+        }
     }
 
     /** The most permits this process may use now: its fair share while others wait or while settling after a fallback. */

@@ -28,7 +28,7 @@ class WaitingTaskMemoryTest {
 
     private static final int TASKS = 100_000;
 
-    /** The target for one waiting task, including its future and queue slot. */
+    /** The target for one waiting task, including its future and queue slot. */
     private static final double MAX_BYTES_PER_QUEUED_TASK = 150;
 
     private static final LongAdder SINK = new LongAdder();

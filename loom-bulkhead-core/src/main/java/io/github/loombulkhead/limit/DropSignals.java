@@ -19,6 +19,8 @@ final class DropSignals {
 
     private final int minSamples;
 
+    private final double backoff;
+
     private final AtomicInteger finished = new AtomicInteger();
 
     /** {@code COLLAPSE_FAILURES} × successes − drops since the last decrease. */
@@ -31,6 +33,7 @@ final class DropSignals {
     DropSignals(AdaptiveLimitConfig config) {
         this.round = new DropCounter(config.getDropTolerance());
         this.minSamples = config.getWindowSamples();
+        this.backoff = config.getDropBackoff();
     }
 
     /** Counts a finished call toward a collapse, also one that started before the last decrease. */
@@ -48,13 +51,28 @@ final class DropSignals {
         return this.round.count(dropped, roundSize);
     }
 
+    /**
+     * Counts a dropped call of the current round. Once the drops exceed the tolerance a decrease is due, to no more
+     * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown).
+     */
+    void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize) {
+        if (counted(true, roundSize)) {
+            if (noLoadRtt > 0 && rttNanos > noLoadRtt) {
+                due(startNanos + rttNanos, (double) inflight * noLoadRtt / rttNanos);
+            }
+            else {
+                due(startNanos + rttNanos);
+            }
+        }
+    }
+
     /** A decrease is due for calls that ended at {@code end}. */
     void due(long end) {
         this.dueEnd.accumulateAndGet(end, Math::max);
     }
 
     /** A decrease is due, to no more than {@code knee} for the first one of an overload. */
-    void due(long end, double knee) {
+    private void due(long end, double knee) {
         this.dueKnee.accumulateAndGet(Double.doubleToLongBits(knee), DropSignals::lower);
         due(end);
     }
@@ -64,9 +82,19 @@ final class DropSignals {
         return this.dueEnd.get();
     }
 
-    /** The lowest knee of the pending decrease, {@link Double#MAX_VALUE} if none; the next one starts afresh. */
-    double takeKnee() {
-        return Double.longBitsToDouble(this.dueKnee.getAndSet(NO_KNEE));
+    /**
+     * Where the pending decrease takes {@code limit}: × {@code dropBackoff}; the first decrease of an overload may fall
+     * further, to the lowest knee the drops suggested, never below half; while starting, half. The next decrease's
+     * knee starts afresh.
+     */
+    double takeTarget(double limit, boolean startup, boolean firstOfOverload) {
+        double knee = Double.longBitsToDouble(this.dueKnee.getAndSet(NO_KNEE));
+        double target = limit * this.backoff;
+        if (startup) {
+            // Dropping before the first sign of queueing: the start was far above the callee's capacity.
+            return limit * 0.5;
+        }
+        return firstOfOverload ? Math.max(limit * 0.5, Math.min(target, knee)) : target;
     }
 
     /** Starts counting afresh after a decrease. */

@@ -1,8 +1,6 @@
 package io.github.loombulkhead.limit;
 
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,8 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, once.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
- * the last overload without queueing, doubling its step per window up to 50 % per RTT. The limit never grows beyond
- * 1.3 × the most calls in flight that a call started with and finished without queueing.
+ * the last overload without queueing, doubling its step per window up to 50 % per RTT; see {@link Growth}.
  * </ul>
  * Estimates: {@code noLoadRttNanos}, {@code rttNanos} (the latest window mean), {@code knee} (0 before the first
  * overload).
@@ -36,17 +33,7 @@ final class GradientLimit implements LimitAlgorithm {
 
     // STARTING -> (first queueing or drop) -> STEADY; in STEADY a latency decrease holds growth for two windows.
 
-    private static final double STARTUP_GROWTH = 1.0;
-
-    private static final double RETURN_GROWTH = 0.5;
-
-    private static final double MAX_PROBE_GROWTH = 0.5;
-
-    private static final double HEADROOM = 1.3;
-
     private static final double DRAIN_MARGIN = 0.03;
-
-    private static final int RTT_CAP = 4;
 
     private static final double COLLAPSE_BACKOFF = 0.25;
 
@@ -58,9 +45,7 @@ final class GradientLimit implements LimitAlgorithm {
 
     private final ReentrantLock lock = new ReentrantLock();
 
-    private final DoubleAdder pendingGrowth = new DoubleAdder();
-
-    private final AtomicInteger maxQuietInflight = new AtomicInteger();
+    private final Growth growth;
 
     private final DropSignals drops;
 
@@ -76,8 +61,6 @@ final class GradientLimit implements LimitAlgorithm {
 
     private volatile boolean startup = true;
 
-    private volatile double growthPerCall = STARTUP_GROWTH;
-
     // Guarded by lock.
     private double limit;
 
@@ -92,8 +75,6 @@ final class GradientLimit implements LimitAlgorithm {
     /** Whether the last decrease was for a collapse: the calls sent before it are known to fail. */
     private volatile boolean collapsed;
 
-    private int probes;
-
     private int drainCountdown;
 
     GradientLimit(AdaptiveLimitConfig config) {
@@ -104,7 +85,8 @@ final class GradientLimit implements LimitAlgorithm {
         this.published = config.getInitialLimit();
         this.drops = new DropSignals(config);
         this.noLoadRtt = new NoLoadRtt(this.tolerance);
-        this.window = newWindow();
+        this.growth = new Growth(config);
+        this.window = SampleWindow.after(this.noLoadRtt.get());
     }
 
     @Override
@@ -140,25 +122,18 @@ final class GradientLimit implements LimitAlgorithm {
                 // A call that failed after waiting longer than the no-load RTT queued too.
                 this.window.add(startNanos, rtt, inflight);
             }
-            if (this.drops.counted(true, round)) {
-                if (noLoad > 0 && rtt > noLoad) {
-                    this.drops.due(startNanos + rtt, (double) inflight * noLoad / rtt);
-                }
-                else {
-                    this.drops.due(startNanos + rtt);
-                }
-            }
+            this.drops.dropped(startNanos, rtt, inflight, noLoad, round);
         }
         else {
             this.drops.counted(false, round);
             this.window.add(startNanos, rtt, inflight);
             if (noLoad == 0 || rtt <= noLoad * this.quietRatio) {
-                this.maxQuietInflight.accumulateAndGet(inflight, Math::max);
+                this.growth.quiet(inflight);
             }
-            double growth = this.growthPerCall;
+            double perCall = this.growth.perCall();
             double slow = this.startup ? this.quietRatio : this.tolerance;
-            if (growth > 0 && inflight * 2 >= current && (noLoad == 0 || rtt <= noLoad * slow)) {
-                this.pendingGrowth.add(growth);
+            if (perCall > 0 && inflight * 2 >= current && (noLoad == 0 || rtt <= noLoad * slow)) {
+                this.growth.add(perCall);
             }
         }
         drain();
@@ -184,44 +159,39 @@ final class GradientLimit implements LimitAlgorithm {
         }
     }
 
+    private boolean isComplete(SampleWindow candidate) {
+        return candidate.isComplete(this.config.getWindowSamples(), this.noLoadRtt.get());
+    }
+
     private boolean hasWork() {
-        return this.drops.dueEnd() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1
-                || isComplete(this.window);
+        return this.drops.dueEnd() > this.lastDecreaseNanos || this.growth.isPending() || isComplete(this.window);
     }
 
     /** Guarded by lock. */
     private void work() {
         long dropEnd = this.drops.dueEnd();
         if (dropEnd > this.lastDecreaseNanos) {
-            double dropKnee = this.drops.takeKnee();
-            double target = this.limit * this.config.getDropBackoff();
-            if (this.startup) {
-                // Dropping before the first sign of queueing: the start was far above the callee's capacity.
-                target = this.limit * 0.5;
-            }
-            else if (!this.droppedInOverload) {
-                target = Math.max(this.limit * 0.5, Math.min(target, dropKnee));
-            }
+            double target = this.drops.takeTarget(this.limit, this.startup, !this.droppedInOverload);
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
-            boolean collapse = false;
-            if (this.drops.isCollapse(this.published)) {
+            boolean collapse = this.drops.isCollapse(this.published);
+            if (collapse) {
                 // More calls failed than succeeded: the callee's queue holds calls whose callers gave up, and every
                 // new call waits behind them. Send few until it drained, then return to the knee.
                 target = Math.min(target, this.limit * COLLAPSE_BACKOFF);
-                collapse = true;
             }
             decrease(target, dropEnd);
             this.collapsed = collapse;
             this.droppedInOverload = true;
             return;
         }
-        double growth = this.pendingGrowth.sumThenReset();
-        if (growth > 0) {
-            grow(growth);
+        double added = this.growth.take();
+        if (added > 0) {
+            this.limit = this.growth.grow(this.limit, added, returnTarget());
+            publish();
         }
         SampleWindow closed = this.window;
         if (isComplete(closed)) {
-            this.window = newWindow();
+            this.window = SampleWindow.after(this.noLoadRtt.get());
             evaluate(closed);
         }
     }
@@ -247,7 +217,7 @@ final class GradientLimit implements LimitAlgorithm {
             this.knee = closed.meanInflight() * noLoad / mean;
             decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd());
             this.drainCountdown = 2;
-            this.growthPerCall = 0;
+            this.growth.hold();
             return;
         }
         this.overloadWindows = 0;
@@ -256,46 +226,13 @@ final class GradientLimit implements LimitAlgorithm {
             this.startup = false;
             this.peak = this.limit;
         }
-        if (this.startup) {
-            this.growthPerCall = STARTUP_GROWTH;
-        }
-        else if (this.limit < returnTarget()) {
-            this.probes = 0;
-            this.growthPerCall = RETURN_GROWTH;
-        }
-        else if (this.limit >= this.peak && ratio <= this.quietRatio) {
-            this.probes++;
-            this.growthPerCall = Math.min(MAX_PROBE_GROWTH,
-                    this.config.getIncreaseRatio() * (1 << Math.min(20, this.probes)));
-        }
-        else {
-            this.probes = 0;
-            this.growthPerCall = steadyGrowth();
-        }
+        this.growth.windowQuiet(this.startup, this.limit, returnTarget(),
+                this.limit >= this.peak && ratio <= this.quietRatio);
     }
 
     /** Guarded by lock. Where growth slows down: the knee, or half the limit the last overload began at. */
     private double returnTarget() {
         return (this.peak == Double.MAX_VALUE) ? this.knee : Math.max(this.knee, this.peak / 2);
-    }
-
-    /** Guarded by lock. {@code increaseRatio} of the limit per RTT. */
-    private double steadyGrowth() {
-        return this.config.getIncreaseRatio();
-    }
-
-    /** Guarded by lock. */
-    private void grow(double growth) {
-        double cap = Math.max(this.limit, HEADROOM * this.maxQuietInflight.get() + 1);
-        double target = returnTarget();
-        if (this.limit < target) {
-            cap = Math.min(cap, target);
-        }
-        this.limit = Math.min(this.config.getMaxLimit(), Math.min(cap, this.limit + growth));
-        if (this.limit >= target && this.growthPerCall == RETURN_GROWTH) {
-            this.growthPerCall = steadyGrowth();
-        }
-        publish();
     }
 
     /** Guarded by lock. */
@@ -306,31 +243,15 @@ final class GradientLimit implements LimitAlgorithm {
         this.limit = Math.max(this.config.getMinLimit(), Math.min(this.limit, target));
         this.lastDecreaseNanos = now;
         this.startup = false;
-        this.probes = 0;
-        this.growthPerCall = (this.limit < returnTarget()) ? RETURN_GROWTH : steadyGrowth();
-        this.pendingGrowth.reset();
-        this.maxQuietInflight.set(0);
+        this.growth.restart(this.limit, returnTarget());
         this.drops.reset();
         this.collapsed = false;
         publish();
-        this.window = newWindow();
+        this.window = SampleWindow.after(this.noLoadRtt.get());
     }
 
     private void publish() {
         this.published = (int) Math.max(this.config.getMinLimit(), Math.min(this.config.getMaxLimit(), this.limit));
-    }
-
-    private SampleWindow newWindow() {
-        long noLoad = this.noLoadRtt.get();
-        return new SampleWindow((noLoad > 0) ? noLoad * RTT_CAP : Long.MAX_VALUE);
-    }
-
-    private boolean isComplete(SampleWindow candidate) {
-        long span = this.noLoadRtt.get();
-        if (span == 0) {
-            span = (candidate.count() > 0) ? candidate.meanRtt() : Long.MAX_VALUE;
-        }
-        return candidate.isComplete(this.config.getWindowSamples(), span);
     }
 
     @Override

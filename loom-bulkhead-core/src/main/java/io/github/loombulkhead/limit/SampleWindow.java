@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SampleWindow {
 
+    private static final int RTT_CAP = 4;
+
     private final long rttCap;
 
     private final AtomicInteger count = new AtomicInteger();
@@ -27,6 +29,11 @@ final class SampleWindow {
         this.rttCap = rttCap;
     }
 
+    /** A window whose samples count with at most four no-load RTTs ({@code noLoadRtt} 0: unknown, uncapped). */
+    static SampleWindow after(long noLoadRtt) {
+        return new SampleWindow((noLoadRtt > 0) ? noLoadRtt * RTT_CAP : Long.MAX_VALUE);
+    }
+
     void add(long startNanos, long rttNanos, int inflight) {
         long end = startNanos + rttNanos;
         this.firstEnd.compareAndSet(Long.MIN_VALUE, end);
@@ -36,9 +43,16 @@ final class SampleWindow {
         this.count.incrementAndGet();
     }
 
-    /** Whether at least {@code minSamples} calls finished over at least {@code minSpan} nanoseconds. */
-    boolean isComplete(int minSamples, long minSpan) {
-        return this.count.get() >= minSamples && this.latestEnd.get() - this.firstEnd.get() >= minSpan;
+    /**
+     * Whether at least {@code minSamples} calls finished over at least one {@code noLoadRtt} (0: unknown, then over
+     * their own mean RTT).
+     */
+    boolean isComplete(int minSamples, long noLoadRtt) {
+        long span = noLoadRtt;
+        if (span == 0) {
+            span = (count() > 0) ? meanRtt() : Long.MAX_VALUE;
+        }
+        return this.count.get() >= minSamples && this.latestEnd.get() - this.firstEnd.get() >= span;
     }
 
     int count() {

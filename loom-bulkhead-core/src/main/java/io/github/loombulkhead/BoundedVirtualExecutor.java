@@ -216,7 +216,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     public List<Runnable> shutdownNow() {
         this.lifecycle.stop();
         List<Runnable> neverStarted = new ArrayList<>();
-        for (Waiter waiter : this.bulkhead.withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
+        for (Waiter waiter : this.bulkhead.permits()
+            .withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
             QueuedTask queued = (QueuedTask) waiter;
             neverStarted.add(queued.submitted());
             OwnTask own = ownTask(queued.submitted());

@@ -1,9 +1,7 @@
 package io.github.loombulkhead;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.function.Predicate;
 
 import io.github.loombulkhead.limit.LimitAlgorithm;
 import io.github.loombulkhead.limit.Outcome;
@@ -43,9 +41,6 @@ public final class Bulkhead {
 
     private final LimitControl limits;
 
-    /** Owns the limit when it is leased from outside (a cluster-wide limit); null otherwise. */
-    private volatile ExternalLimit externalLimit;
-
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = Objects.requireNonNull(config, "config must not be null");
@@ -63,11 +58,7 @@ public final class Bulkhead {
 
     /** Takes a free permit if one is free and nobody waits; never blocks. */
     public boolean tryAcquirePermit() {
-        if (this.permits.tryAcquire()) {
-            this.statistics.permitted(this, 0);
-            return true;
-        }
-        return false;
+        return this.permits.tryAcquire();
     }
 
     /**
@@ -76,14 +67,9 @@ public final class Bulkhead {
      * interrupted (the interrupt flag is then set again)
      */
     public void acquirePermit() {
-        if (tryAcquirePermit()) {
-            return;
+        if (!tryAcquirePermit()) {
+            ParkedWaiter.acquire(this);
         }
-        ParkedWaiter waiter = new ParkedWaiter(this, Thread.currentThread());
-        if (acquireOrEnqueue(waiter)) {
-            return;
-        }
-        waiter.await();
     }
 
     /**
@@ -97,24 +83,11 @@ public final class Bulkhead {
     public boolean acquireOrEnqueue(Waiter waiter) {
         Objects.requireNonNull(waiter, "waiter must not be null");
         waiter.claim(this);
-        if (tryAcquirePermit()) {
+        if (tryAcquirePermit() || this.permits.acquireOrEnqueue(waiter, this.config)) {
             return true;
         }
-        BulkheadConfig current = this.config;
-        switch (this.permits.acquireOrEnqueue(waiter, current)) {
-            case ACQUIRED -> this.statistics.permitted(this, 0);
-            case QUEUED -> {
-                ExternalLimit external = this.externalLimit;
-                if (external != null) {
-                    external.queued();
-                }
-                return false;
-            }
-            case REFUSED -> throw countRejection(RejectionReason.QUEUE_FULL, 0, "capacity "
-                    + current.getQueueCapacity() + ", max wait " + current.getMaxWaitDuration() + ", "
-                    + this.permits.active() + " calls active");
-        }
-        return true;
+        this.limits.queued();
+        return false;
     }
 
     /**
@@ -123,11 +96,6 @@ public final class Bulkhead {
      */
     public boolean withdraw(Waiter waiter) {
         return waiter != null && waiter.isOfferedTo(this) && this.permits.withdraw(waiter);
-    }
-
-    /** Withdraws every queued waiter that matches, in queue order, and returns them. */
-    List<Waiter> withdrawAll(Predicate<? super Waiter> filter) {
-        return this.permits.withdrawAll(filter);
     }
 
     /** Gives a permit back without recording a completed call (the call never ran). */
@@ -150,15 +118,7 @@ public final class Bulkhead {
      * unknown: the count now is used), and what its outcome tells about the callee.
      */
     public void onComplete(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
-        this.statistics.countCompleted();
-        LimitAlgorithm algorithm = this.limits.algorithm();
-        int inflight = (algorithm == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
-        this.permits.release();
-        this.statistics.completed(this, executionNanos);
-        if (algorithm != null && outcome != Outcome.IGNORED) {
-            // The call got its permit executionNanos ago.
-            this.limits.sample(algorithm, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
-        }
+        this.limits.completed(executionNanos, rttNanos, inflightAtStart, outcome);
     }
 
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
@@ -176,36 +136,17 @@ public final class Bulkhead {
      * minimum limit
      */
     public void changeLimit(int newLimit) {
-        ExternalLimit external = this.externalLimit;
-        if (external != null) {
-            // The owner of a leased limit enforces the new ceiling; the limit stays the permits it holds.
-            if (newLimit < 1) {
-                throw new IllegalArgumentException("Bulkhead '" + this.name
-                        + "': maxConcurrentCalls must be at least 1 but was " + newLimit);
-            }
-            this.config = BulkheadConfig.from(this.config).maxConcurrentCalls(newLimit).build();
-            external.maxConcurrentCallsChanged(newLimit);
-            return;
-        }
         this.limits.changeCeiling(newLimit);
     }
 
-    /** Called by {@link LimitControl} under its lock. */
+    /** Called by {@link LimitControl}, under its lock unless the limit is leased. */
     void configChanged(BulkheadConfig changed) {
         this.config = changed;
     }
 
-    /**
-     * Hands the limit to {@code external} (starting at {@code limit} permits), or back to the config with
-     * {@code null}; see {@link ExternalLimit}. Listeners are not told of leased limits.
-     */
+    /** Hands the limit to {@code external} (starting at {@code limit} permits) or back with {@code null}. */
     void externalLimit(ExternalLimit external, int limit) {
-        if (external != null && (this.externalLimit != null || isAdaptive())) {
-            throw new IllegalStateException("Bulkhead '" + this.name + "': its limit is already "
-                    + (isAdaptive() ? "adaptive" : "leased") + "; a leased limit needs a static one");
-        }
-        this.externalLimit = external;
-        this.permits.setLimit(limit);
+        this.limits.lease(external, limit);
     }
 
     Permits permits() {

@@ -98,7 +98,7 @@ public final class ExternalLimit {
 
     /** Rejects every waiting call or task with {@code reason}, in queue order; returns how many. */
     public int rejectWaiting(RejectionReason reason, String detail) {
-        List<Waiter> withdrawn = this.bulkhead.withdrawAll((waiter) -> true);
+        List<Waiter> withdrawn = this.bulkhead.permits().withdrawAll((waiter) -> true);
         for (Waiter waiter : withdrawn) {
             long waited = System.nanoTime() - waiter.enqueuedAt;
             BulkheadRejectedException rejection = this.bulkhead.countRejection(reason, waited, detail);

@@ -11,7 +11,8 @@ import io.github.loombulkhead.limit.Outcome;
  * {@code maxConcurrentCalls}; the <em>limit</em> is how many permits may be held now: the ceiling
  * itself for a static bulkhead, what a {@link LimitAlgorithm} finds at or below it for an adaptive one.
  * Changes are serialized, so listeners hear of them in order; a larger limit is announced before
- * anyone can use it, a smaller one after it applies.
+ * anyone can use it, a smaller one after it applies. A static limit may be leased to an {@link ExternalLimit}
+ * instead, which then owns it; listeners are not told of leased limits.
  */
 final class LimitControl {
 
@@ -26,6 +27,9 @@ final class LimitControl {
 
     /** Finds the limit of an adaptive bulkhead; null for a static one. */
     private volatile LimitAlgorithm algorithm;
+
+    /** Owns the limit when it is leased from outside (a cluster-wide limit); null otherwise. */
+    private volatile ExternalLimit external;
 
     LimitControl(Bulkhead owner, Permits permits, BulkheadStatistics statistics, LimitAlgorithm algorithm) {
         this.owner = owner;
@@ -49,10 +53,26 @@ final class LimitControl {
     }
 
     /**
+     * Gives the permit of a call that ran back and counts it; an adaptive bulkhead's algorithm takes the call as a
+     * sample, with the calls in flight when it got its permit ({@code -1} if unknown: the count now).
+     */
+    void completed(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
+        this.statistics.countCompleted();
+        LimitAlgorithm current = this.algorithm;
+        int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
+        this.permits.release();
+        this.statistics.completed(this.owner, executionNanos);
+        if (current != null && outcome != Outcome.IGNORED) {
+            // The call got its permit executionNanos ago.
+            sample(current, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
+        }
+    }
+
+    /**
      * Gives {@code algorithm} one sample and applies the limit it proposes, capped by the ceiling. A
      * thread that finds a change under way skips its own: that one applies the newest proposal.
      */
-    void sample(LimitAlgorithm algorithm, long startNanos, long rttNanos, int inflight, Outcome outcome) {
+    private void sample(LimitAlgorithm algorithm, long startNanos, long rttNanos, int inflight, Outcome outcome) {
         int proposed = algorithm.onSample(startNanos, rttNanos, inflight, outcome);
         this.statistics.sampled(this.owner, rttNanos, outcome);
         if (proposed != this.permits.limit() && this.lock.tryLock()) {
@@ -69,7 +89,7 @@ final class LimitControl {
 
     /**
      * Changes the ceiling. A static limit becomes the ceiling; an adaptive algorithm restarts below it
-     * from the current limit (lowered to the new ceiling if above it).
+     * from the current limit (lowered to the new ceiling if above it); the owner of a leased limit is told.
      * @throws IllegalArgumentException naming the bulkhead if the ceiling is below 1 or below an adaptive
      * bulkhead's minimum limit
      */
@@ -77,6 +97,14 @@ final class LimitControl {
         if (newCeiling < 1) {
             throw new IllegalArgumentException("Bulkhead '" + this.owner.getName()
                     + "': maxConcurrentCalls must be at least 1 but was " + newCeiling);
+        }
+        ExternalLimit leased = this.external;
+        if (leased != null) {
+            // The owner of a leased limit enforces the new ceiling; the limit stays the permits it holds.
+            BulkheadConfig config = this.owner.getConfig();
+            this.owner.configChanged(BulkheadConfig.from(config).maxConcurrentCalls(newCeiling).build());
+            leased.maxConcurrentCallsChanged(newCeiling);
+            return;
         }
         this.lock.lock();
         try {
@@ -100,6 +128,27 @@ final class LimitControl {
         }
         finally {
             this.lock.unlock();
+        }
+    }
+
+    /**
+     * Hands the limit to {@code leased} (starting at {@code limit} permits), or back to the config with
+     * {@code null}; see {@link ExternalLimit}.
+     */
+    void lease(ExternalLimit leased, int limit) {
+        if (leased != null && (this.external != null || this.algorithm != null)) {
+            throw new IllegalStateException("Bulkhead '" + this.owner.getName() + "': its limit is already "
+                    + ((this.algorithm != null) ? "adaptive" : "leased") + "; a leased limit needs a static one");
+        }
+        this.external = leased;
+        this.permits.setLimit(limit);
+    }
+
+    /** A call or task started waiting; the owner of a leased limit hears of it. */
+    void queued() {
+        ExternalLimit leased = this.external;
+        if (leased != null) {
+            leased.queued();
         }
     }
 

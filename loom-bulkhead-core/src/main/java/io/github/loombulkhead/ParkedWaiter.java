@@ -22,6 +22,14 @@ final class ParkedWaiter extends Waiter {
         this.thread = thread;
     }
 
+    /** Queues the calling thread at {@code bulkhead} and parks it until a permit is handed over. */
+    static void acquire(Bulkhead bulkhead) {
+        ParkedWaiter waiter = new ParkedWaiter(bulkhead, Thread.currentThread());
+        if (!bulkhead.acquireOrEnqueue(waiter)) {
+            waiter.await();
+        }
+    }
+
     @Override
     protected boolean onPermit(long waitNanos) {
         this.granted = true;

@@ -54,12 +54,13 @@ final class Permits {
         return this.counts.waiting();
     }
 
-    /** Takes a free permit if one is free and nobody waits. */
+    /** Takes and counts a free permit if one is free and nobody waits. */
     boolean tryAcquire() {
         if (!this.counts.tryAcquire(this.limit)) {
             return false;
         }
         if (this.counts.active() <= this.limit) {
+            this.statistics.permitted(this.owner, 0);
             return true;
         }
         // The limit shrank since it was read: whoever shrank it reads the active count after writing the
@@ -68,23 +69,35 @@ final class Permits {
         return false;
     }
 
-    /** Takes a free permit, or queues {@code waiter} if the queue and {@code config} allow it. */
-    PermitCounts.Entry acquireOrEnqueue(Waiter waiter, BulkheadConfig config) {
+    /**
+     * Takes and counts a free permit ({@code true}), or queues {@code waiter} if the queue and {@code config} allow it.
+     * @throws BulkheadRejectedException with reason {@code QUEUE_FULL} when it cannot wait
+     */
+    boolean acquireOrEnqueue(Waiter waiter, BulkheadConfig config) {
+        PermitCounts.Entry entry;
         this.lock.lock();
         try {
-            PermitCounts.Entry entry = this.counts.acquireOrWait(this.limit, config.getQueueCapacity(),
-                    config.maxWaitNanos() != 0);
+            entry = this.counts.acquireOrWait(this.limit, config.getQueueCapacity(), config.maxWaitNanos() != 0);
             if (entry == PermitCounts.Entry.QUEUED) {
                 this.queue.add(waiter, System.nanoTime());
                 if (waiter.expires()) {
                     scheduleExpiryCheck();
                 }
             }
-            return entry;
         }
         finally {
             this.lock.unlock();
         }
+        switch (entry) {
+            case ACQUIRED -> this.statistics.permitted(this.owner, 0);
+            case QUEUED -> {
+                return false;
+            }
+            case REFUSED -> throw this.statistics.countRejection(this.owner, RejectionReason.QUEUE_FULL, 0, "capacity "
+                    + config.getQueueCapacity() + ", max wait " + config.getMaxWaitDuration() + ", " + active()
+                    + " calls active");
+        }
+        return true;
     }
 
     boolean withdraw(Waiter waiter) {

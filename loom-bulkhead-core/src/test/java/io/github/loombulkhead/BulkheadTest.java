@@ -346,7 +346,7 @@ class BulkheadTest {
             waiters.add(waiter);
             bulkhead.acquireOrEnqueue(waiter);
         }
-        List<Waiter> odd = bulkhead.withdrawAll((waiter) -> waiters.indexOf(waiter) % 2 == 1);
+        List<Waiter> odd = bulkhead.permits().withdrawAll((waiter) -> waiters.indexOf(waiter) % 2 == 1);
         assertThat(odd).containsExactly(waiters.get(1), waiters.get(3), waiters.get(5));
         assertThat(bulkhead.getWaitingCount()).isEqualTo(3);
         for (int i = 0; i < 4; i++) {

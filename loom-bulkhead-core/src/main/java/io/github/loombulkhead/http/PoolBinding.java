@@ -3,6 +3,7 @@ package io.github.loombulkhead.http;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.loombulkhead.Bulkhead;
@@ -30,6 +31,33 @@ final class PoolBinding implements Closeable {
 
     PoolBinding(BulkheadListener listener) {
         this.listener = listener;
+    }
+
+    /** Keeps the pool of {@code sizer} sized to one bulkhead. */
+    static PoolBinding of(PoolSizer sizer, Bulkhead bulkhead) {
+        PoolBinding binding = new PoolBinding(sizer);
+        binding.bind(bulkhead);
+        return binding;
+    }
+
+    /** Keeps the pool of {@code sizer} sized to the sum of {@code bulkheads}' limits. */
+    static PoolBinding of(PoolSizer sizer, Set<Bulkhead> bulkheads) {
+        PoolBinding binding = new PoolBinding(new SummedPoolSizer(sizer, bulkheads));
+        bulkheads.forEach(binding::bind);
+        return binding;
+    }
+
+    /** Keeps the pool of {@code sizer} sized to every bulkhead of {@code registry} whose name has the prefix. */
+    static PoolBinding ofHosts(PoolSizer sizer, BulkheadRegistry registry, String namePrefix) {
+        PoolBinding binding = new PoolBinding(sizer);
+        binding.closeWith(registry.forEachBulkhead((bulkhead) -> {
+            if (bulkhead.getName().startsWith(namePrefix) && binding.bind(bulkhead)
+                    && !sizer.grow(PoolSizer.poolLimit(bulkhead))) {
+                // The pool was dropped without being closed.
+                binding.close();
+            }
+        }));
+        return binding;
     }
 
     /** Adds the listener to {@code bulkhead}; {@code false}, adding nothing, once closed. */

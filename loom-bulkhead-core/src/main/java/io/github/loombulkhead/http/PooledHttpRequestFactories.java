@@ -78,11 +78,7 @@ public final class PooledHttpRequestFactories {
      */
     public static Builder forBulkhead(Bulkhead bulkhead) {
         Objects.requireNonNull(bulkhead, "bulkhead must not be null");
-        return new Builder(PoolSizer.poolLimit(bulkhead), 1, (sizer) -> {
-            PoolBinding binding = new PoolBinding(sizer);
-            binding.bind(bulkhead);
-            return binding;
-        });
+        return new Builder(PoolSizer.poolLimit(bulkhead), 1, (sizer) -> PoolBinding.of(sizer, bulkhead));
     }
 
     /**
@@ -96,11 +92,7 @@ public final class PooledHttpRequestFactories {
         if (distinct.isEmpty() || distinct.contains(null)) {
             throw new IllegalArgumentException("bulkheads must not be empty or contain null but was " + bulkheads);
         }
-        return new Builder(poolLimit(distinct), 1, (sizer) -> {
-            PoolBinding binding = new PoolBinding(new SummedPoolSizer(sizer, distinct));
-            distinct.forEach(binding::bind);
-            return binding;
-        });
+        return new Builder(poolLimit(distinct), 1, (sizer) -> PoolBinding.of(sizer, distinct));
     }
 
     /**
@@ -117,17 +109,8 @@ public final class PooledHttpRequestFactories {
         if (maxHosts < 1) {
             throw new IllegalArgumentException("maxHosts must be at least 1 but was " + maxHosts);
         }
-        return new Builder(template.getMaxConcurrentCalls(), maxHosts, (sizer) -> {
-            PoolBinding binding = new PoolBinding(sizer);
-            binding.closeWith(registry.forEachBulkhead((bulkhead) -> {
-                if (bulkhead.getName().startsWith(namePrefix) && binding.bind(bulkhead)
-                        && !sizer.grow(PoolSizer.poolLimit(bulkhead))) {
-                    // The pool was dropped without being closed.
-                    binding.close();
-                }
-            }));
-            return binding;
-        });
+        return new Builder(template.getMaxConcurrentCalls(), maxHosts,
+                (sizer) -> PoolBinding.ofHosts(sizer, registry, namePrefix));
     }
 
     /** Timeouts and client customizations; {@link #build()} makes a new client and pool each time. */
@@ -259,21 +242,6 @@ public final class PooledHttpRequestFactories {
                 throw new IllegalArgumentException(name + " must be positive but was " + value);
             }
             return value;
-        }
-    }
-
-    /** A client builder whose client, when closed (directly or by destroying the factory), closes the binding. */
-    static final class UnbindingClientBuilder extends HttpClientBuilder {
-
-        private final PoolBinding binding;
-
-        UnbindingClientBuilder(PoolBinding binding) {
-            this.binding = binding;
-            addCloseable(binding);
-        }
-
-        PoolBinding binding() {
-            return this.binding;
         }
     }
 }

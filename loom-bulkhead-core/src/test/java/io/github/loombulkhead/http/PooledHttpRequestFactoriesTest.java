@@ -235,7 +235,7 @@ class PooledHttpRequestFactoriesTest {
             };
             PoolBinding[] binding = new PoolBinding[1];
             HttpComponentsClientHttpRequestFactory factory = builder
-                .httpClient((client) -> binding[0] = ((PooledHttpRequestFactories.UnbindingClientBuilder) client)
+                .httpClient((client) -> binding[0] = ((UnbindingClientBuilder) client)
                     .binding())
                 .build();
             assertThat(binding[0].boundCount()).isEqualTo((i % 3 == 1) ? 2 : 1);

@@ -30,6 +30,9 @@ final class DropSignals {
 
     private final AtomicLong dueKnee = new AtomicLong(NO_KNEE);
 
+    /** Whether the last decrease was for a collapse: the calls sent before it are known to fail. */
+    private volatile boolean collapsed;
+
     DropSignals(AdaptiveLimitConfig config) {
         this.round = new DropCounter(config.getDropTolerance());
         this.minSamples = config.getWindowSamples();
@@ -44,6 +47,18 @@ final class DropSignals {
 
     boolean isCollapse(int limit) {
         return this.balance.get() < 0 && this.finished.get() >= Math.max(this.minSamples, limit / 2);
+    }
+
+    /**
+     * Takes a call that started before the last decrease and ended at {@code end}: unless that decrease was for a
+     * collapse, a collapse makes a decrease due. Returns whether it did.
+     */
+    boolean collapseDue(long end, int limit) {
+        if (!this.collapsed && isCollapse(limit)) {
+            due(end);
+            return true;
+        }
+        return false;
     }
 
     /** Counts a call of the current round and returns whether its drops now exceed the tolerance. */
@@ -67,7 +82,7 @@ final class DropSignals {
     }
 
     /** A decrease is due for calls that ended at {@code end}. */
-    void due(long end) {
+    private void due(long end) {
         this.dueEnd.accumulateAndGet(end, Math::max);
     }
 
@@ -102,6 +117,12 @@ final class DropSignals {
         this.round.reset();
         this.finished.set(0);
         this.balance.set(0);
+        this.collapsed = false;
+    }
+
+    /** Records whether the decrease just made was for a collapse. */
+    void decreased(boolean collapse) {
+        this.collapsed = collapse;
     }
 
     private static long lower(long a, long b) {

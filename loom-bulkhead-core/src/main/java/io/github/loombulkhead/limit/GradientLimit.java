@@ -72,9 +72,6 @@ final class GradientLimit implements LimitAlgorithm {
 
     private boolean droppedInOverload;
 
-    /** Whether the last decrease was for a collapse: the calls sent before it are known to fail. */
-    private volatile boolean collapsed;
-
     private int drainCountdown;
 
     GradientLimit(AdaptiveLimitConfig config) {
@@ -106,9 +103,8 @@ final class GradientLimit implements LimitAlgorithm {
         }
         this.drops.finished(outcome == Outcome.DROPPED);
         if (startNanos < this.lastDecreaseNanos) {
-            if (!this.collapsed && this.drops.isCollapse(this.published)) {
+            if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
-                this.drops.due(startNanos + rttNanos);
                 drain();
             }
             return this.published;
@@ -180,7 +176,7 @@ final class GradientLimit implements LimitAlgorithm {
                 target = Math.min(target, this.limit * COLLAPSE_BACKOFF);
             }
             decrease(target, dropEnd);
-            this.collapsed = collapse;
+            this.drops.decreased(collapse);
             this.droppedInOverload = true;
             return;
         }
@@ -245,7 +241,6 @@ final class GradientLimit implements LimitAlgorithm {
         this.startup = false;
         this.growth.restart(this.limit, returnTarget());
         this.drops.reset();
-        this.collapsed = false;
         publish();
         this.window = SampleWindow.after(this.noLoadRtt.get());
     }

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -36,14 +35,13 @@ public final class ManagedCallee implements AutoCloseable {
 
     private final Path log;
 
-    private final Thread shutdownHook;
+    private final ChildProcess child;
 
     private ManagedCallee(Process process, int port, Path log) {
         this.process = process;
         this.port = port;
         this.log = log;
-        this.shutdownHook = new Thread(this::stop, "loom-sample-callee-stopper");
-        Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+        this.child = new ChildProcess(process, "loom-sample-callee", Duration.ofSeconds(10));
     }
 
     /**
@@ -153,30 +151,7 @@ public final class ManagedCallee implements AutoCloseable {
     /** Stops the callee and waits for its process to end. */
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-        }
-        catch (IllegalStateException ex) {
-            // Already shutting down: the hook is running or has run.
-        }
-        stop();
-    }
-
-    private void stop() {
-        if (!this.process.isAlive()) {
-            return;
-        }
-        this.process.destroy();
-        try {
-            if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-                this.process.destroyForcibly();
-                this.process.waitFor(5, TimeUnit.SECONDS);
-            }
-        }
-        catch (InterruptedException ex) {
-            this.process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        this.child.close();
     }
 
     private static int freePort() {

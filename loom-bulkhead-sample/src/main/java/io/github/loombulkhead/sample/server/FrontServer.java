@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import io.github.loombulkhead.sample.launch.ChildProcess;
 import io.github.loombulkhead.sample.launch.JvmCommand;
 
 /**
@@ -26,13 +26,12 @@ final class FrontServer implements AutoCloseable {
 
     private final int port;
 
-    private final Thread shutdownHook;
+    private final ChildProcess child;
 
     private FrontServer(Process process, int port) {
         this.process = process;
         this.port = port;
-        this.shutdownHook = new Thread(this::stop, "loom-sample-front-stopper");
-        Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+        this.child = new ChildProcess(process, "loom-sample-front", Duration.ofSeconds(15));
     }
 
     /**
@@ -117,30 +116,7 @@ final class FrontServer implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-        }
-        catch (IllegalStateException ex) {
-            // Already shutting down: the hook is running or has run.
-        }
-        stop();
-    }
-
-    private void stop() {
-        if (!this.process.isAlive()) {
-            return;
-        }
-        this.process.destroy();
-        try {
-            if (!this.process.waitFor(15, TimeUnit.SECONDS)) {
-                this.process.destroyForcibly();
-                this.process.waitFor(5, TimeUnit.SECONDS);
-            }
-        }
-        catch (InterruptedException ex) {
-            this.process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        this.child.close();
     }
 
     private static int freePort() {

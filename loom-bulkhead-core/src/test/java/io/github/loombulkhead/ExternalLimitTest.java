@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -109,7 +110,8 @@ class ExternalLimitTest {
     void callsRacingAShrinkNeverExceedWhatItReports() throws Exception {
         ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
         AtomicInteger inUse = new AtomicInteger();
-        AtomicInteger bound = new AtomicInteger(8);
+        // The bound in force, with an epoch (high 32 bits) so a caller knows it did not change under it.
+        AtomicLong bound = new AtomicLong(8);
         AtomicInteger violations = new AtomicInteger();
         external.grow(8);
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
@@ -118,7 +120,9 @@ class ExternalLimitTest {
             callers.add(Thread.ofPlatform().start(() -> {
                 while (System.nanoTime() < end) {
                     if (this.bulkhead.tryAcquirePermit()) {
-                        if (inUse.incrementAndGet() > bound.get()) {
+                        long before = bound.get();
+                        int used = inUse.incrementAndGet();
+                        if (bound.get() == before && used > (int) before) {
                             violations.incrementAndGet();
                         }
                         inUse.decrementAndGet();
@@ -130,10 +134,10 @@ class ExternalLimitTest {
         int rounds = 0;
         while (System.nanoTime() < end) {
             int keep = external.shrinkTo(rounds % 4);
-            bound.set(keep);
             // What it reported is an upper bound from now on, until it grows again.
+            bound.set(((2L * rounds + 1) << 32) | keep);
             Thread.onSpinWait();
-            bound.set(8);
+            bound.set(((2L * rounds + 2) << 32) | 8);
             external.grow(8);
             rounds++;
         }

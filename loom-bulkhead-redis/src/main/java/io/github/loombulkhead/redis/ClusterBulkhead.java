@@ -52,6 +52,9 @@ public final class ClusterBulkhead implements AutoCloseable {
     /** A script call of this bulkhead is under way (the governor's, or a caller's asking for its first lease). */
     private final AtomicBoolean calling = new AtomicBoolean();
 
+    /** The governor found a caller's script call under way: the reply wakes it. */
+    private final AtomicBoolean deferred = new AtomicBoolean();
+
     /** Another process released or the limit changed: sync even if nothing changed here. */
     private final AtomicBoolean remote = new AtomicBoolean();
 
@@ -225,8 +228,9 @@ public final class ClusterBulkhead implements AutoCloseable {
                 }
             }
             else {
-                // A caller's script call is under way; its reply signals.
-                waitNanos = POLL_NANOS;
+                // A caller's script call is under way; its reply signals (looked at again in case it just ended).
+                this.deferred.set(true);
+                waitNanos = this.calling.get() ? POLL_NANOS : 0;
             }
             if (!this.signalled.get() && !this.closed) {
                 LockSupport.parkNanos(this, waitNanos);
@@ -278,11 +282,14 @@ public final class ClusterBulkhead implements AutoCloseable {
             return false;
         }
         reply.whenComplete((granted, failure) -> {
+            boolean governorNeeded = true;
             try {
                 if (failure == null) {
                     this.listener.onRoundTrip(this, System.nanoTime() - start, null);
                     this.renewals.increment();
                     applied(granted, System.nanoTime());
+                    // All granted: the calls' completions wake the governor later, to let the leases linger and go.
+                    governorNeeded = granted.held() < want || granted.othersWaiting() > 0;
                 }
                 else {
                     // The governor syncs next and falls back if Redis is away: nothing is trusted until it claims
@@ -292,7 +299,9 @@ public final class ClusterBulkhead implements AutoCloseable {
             }
             finally {
                 this.calling.set(false);
-                signal();
+                if (this.deferred.getAndSet(false) || governorNeeded) {
+                    signal();
+                }
             }
         });
         return true;

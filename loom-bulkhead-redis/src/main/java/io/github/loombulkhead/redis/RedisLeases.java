@@ -2,6 +2,7 @@ package io.github.loombulkhead.redis;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The leases of one cluster bulkhead in Redis, changed only by server-side scripts that read Redis's own clock
@@ -44,7 +45,9 @@ final class RedisLeases {
 
     /** As {@link #sync}, without waiting: the reply completes the future on the client's I/O thread. */
     CompletableFuture<LeaseState> syncAsync(int keep, int want, int limitIfUnset) {
+        // Bounded like a blocking call: a client that queues commands while disconnected would never answer.
         return this.scripts.run(LeaseScript.SYNC, this.syncKeys, syncArgs(keep, want, limitIfUnset))
+            .orTimeout(this.scripts.timeoutMillis(), TimeUnit.MILLISECONDS)
             .thenApply((reply) -> LeaseState.of((List<?>) reply));
     }
 

@@ -288,8 +288,10 @@ public final class ClusterBulkhead implements AutoCloseable {
                     this.listener.onRoundTrip(this, System.nanoTime() - start, null);
                     this.renewals.increment();
                     applied(granted, System.nanoTime());
-                    // All granted: the calls' completions wake the governor later, to let the leases linger and go.
-                    governorNeeded = granted.held() < want || granted.othersWaiting() > 0;
+                    // All granted and used: the calls' completions wake the governor later, to let the leases linger and
+                    // go. A waiter that gave up meanwhile leaves a lease nobody will use: the governor gives it back.
+                    governorNeeded = granted.held() != want || granted.othersWaiting() > 0
+                            || this.external.active() + this.external.waiting() < granted.held();
                 }
                 else {
                     // The governor syncs next and falls back if Redis is away: nothing is trusted until it claims

@@ -213,6 +213,30 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void aFirstLeaseThatNobodyCanUseGoesBackAtOnce() throws Exception {
+        Replica replica = replica(3, ClusterConfig.ofDefaults());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);
+        CountDownLatch offered = new CountDownLatch(1);
+        // A waiter whose task was cancelled meanwhile: it cannot use the permit the lease brings.
+        replica.bulkhead.acquireOrEnqueue(new Waiter() {
+            @Override
+            protected boolean onPermit(long waitNanos) {
+                offered.countDown();
+                return false;
+            }
+
+            @Override
+            protected void onReject(BulkheadRejectedException rejection) {
+                throw rejection;
+            }
+        });
+        assertThat(offered.await(5, TimeUnit.SECONDS)).isTrue();
+        // Given back after the linger time, not at the governor's next renewal (a second away).
+        await().atMost(Duration.ofMillis(400)).until(() -> replica.clusterBulkhead.getHeldPermits() == 0);
+        assertThat(replica.bulkhead.getActiveCount()).isZero();
+    }
+
+    @Test
     void idleLeasesLingerBetweenCallsAFewMillisecondsApart() {
         Replica replica = replica(3, ClusterConfig.ofDefaults());
         await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);

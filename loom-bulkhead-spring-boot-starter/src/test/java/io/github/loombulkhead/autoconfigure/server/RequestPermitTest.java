@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.autoconfigure.server.WithdrawnRequests.Reason;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -81,9 +83,19 @@ class RequestPermitTest {
     }
 
     private RequestPermit waiting(RecordingAsyncContext async) {
-        RequestPermit permit = RequestPermit.waiting(this.bulkhead, async, (rejection) -> {
-            throw new AssertionError("not rejected: " + rejection);
-        }, this.withdrawn::incrementAndGet);
+        RequestPermit permit = RequestPermit.waiting(this.bulkhead, async, new RequestPermit.Ending() {
+
+            @Override
+            public void rejected(BulkheadRejectedException rejection) {
+                throw new AssertionError("not rejected: " + rejection);
+            }
+
+            @Override
+            public void withdrawn(Reason reason) {
+                assertThat(reason).isEqualTo(Reason.REQUEST_ENDED);
+                RequestPermitTest.this.withdrawn.incrementAndGet();
+            }
+        }, null);
         assertThat(this.bulkhead.acquireOrEnqueue(permit)).isFalse();
         return permit;
     }

@@ -20,7 +20,7 @@ final class ClientConnection implements ReadListener {
 
     private final ServletInputStream input;
 
-    private ClientConnection(ServletInputStream input) {
+    ClientConnection(ServletInputStream input) {
         this.input = input;
     }
 

@@ -6,6 +6,8 @@ import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadInactiveAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -88,6 +90,10 @@ class LoomBulkheadServerAutoConfigurationTest {
                 assertThat(registry.get(ServerBulkheadMetrics.WITHDRAWN)
                     .tags("name", "server", "reason", "request-ended")
                     .functionCounter()).isNotNull();
+                PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                context.getBean(ServerBulkheadMetrics.class).bindTo(prometheus);
+                assertThat(prometheus.scrape()).contains(
+                        "loom_bulkhead_server_withdrawn_requests_total{name=\"reports\",reason=\"client-disconnected\"} 0.0");
             });
     }
 

@@ -42,6 +42,11 @@ final class RawHttpClient implements AutoCloseable {
         return this;
     }
 
+    /** Closes the sending half of the connection; responses can still be read. */
+    void shutdownOutput() throws IOException {
+        this.socket.shutdownOutput();
+    }
+
     /** Reads one response, which must have a {@code Content-Length} or be chunked: {@code "<status> <body>"}. */
     String readResponse() throws IOException {
         String head = readLine();

@@ -78,6 +78,28 @@ class ServerBulkheadDisconnectTest {
     }
 
     @Test
+    void clientThatClosesItsSendingHalfIsTakenForGoneAndAnswered499() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "loom.bulkhead.server.disconnect-check-interval=100ms")) {
+            Bulkhead server = app.bulkhead("server");
+            CompletableFuture<HttpResponse<String>> held = send(app, "/hold");
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            try (RawHttpClient halfClosed = new RawHttpClient(app.port())) {
+                halfClosed.get("/hold");
+                await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+                halfClosed.shutdownOutput();
+                assertThat(halfClosed.readResponse()).isEqualTo("499 ");
+            }
+            assertThat(server.getWaitingCount()).isZero();
+            assertThat(withdrawn(app, Reason.CLIENT_DISCONNECTED)).isEqualTo(1);
+            ServerApplication.gate.open();
+            assertThat(held.get(60, TimeUnit.SECONDS).body()).isEqualTo("held");
+            assertThat(ServerApplication.gate.handling.get()).isEqualTo(1);
+            assertThat(server.getPermittedCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void manyClientsThatDisconnectLeaveTheQueueAndTheOthersAreServed() throws Exception {
         int gone = 20;
         int staying = 5;

@@ -2,6 +2,7 @@ package io.github.loombulkhead.autoconfigure.server;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -24,7 +26,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
@@ -210,9 +216,38 @@ final class ServerApplication implements AutoCloseable {
             };
         }
 
+        @PostMapping("/hold")
+        String holdWithBody(@RequestBody String body) {
+            gate.await();
+            return "held " + body;
+        }
+
+        /** Reads the (empty) body of a GET through the reader, as some filters and handlers do. */
+        @GetMapping("/reader")
+        String reader(HttpServletRequest request) throws IOException {
+            gate.await();
+            return "read " + request.getReader().read();
+        }
+
         @GetMapping("/fail")
         String fail() throws IOException {
             throw new IOException("handler failed");
+        }
+
+        @GetMapping("/unavailable")
+        ResponseEntity<String> unavailable() {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("unavailable");
+        }
+
+        @GetMapping("/callable-unavailable")
+        Callable<ResponseEntity<String>> callableUnavailable() {
+            return () -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("unavailable");
+        }
+
+        /** A downstream call that timed out and was not handled. */
+        @GetMapping("/timeout")
+        String timeout() throws IOException {
+            throw new SocketTimeoutException("downstream read timed out");
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.loombulkhead.BulkheadRejectedException;
@@ -262,6 +263,8 @@ class ClusterBulkheadTest {
         Queue<Long> waitsOfA = new ConcurrentLinkedQueue<>();
         Queue<Long> waitsOfB = new ConcurrentLinkedQueue<>();
         Queue<Long> startupWaits = new ConcurrentLinkedQueue<>();
+        // How much longer than asked a 5 ms sleep took: a pause of the whole machine (not of one replica) shows here.
+        AtomicLong maxOversleep = new AtomicLong();
         long begin = System.nanoTime();
         // The shares settle within the first second after both replicas start at once (measured: 0.1-0.5 s); the
         // waits of the calls that arrive later are compared.
@@ -284,7 +287,9 @@ class ClusterBulkheadTest {
                         else {
                             startupWaits.add(waited);
                         }
+                        long slept = System.nanoTime();
                         sleep(5);
+                        maxOversleep.accumulateAndGet(System.nanoTime() - slept - 5_000_000, Math::max);
                         replica.bulkhead.onComplete(5_000_000);
                     }
                     return null;
@@ -298,17 +303,18 @@ class ClusterBulkheadTest {
         long medianB = median(waitsOfB);
         assertThat(Math.max(medianA, medianB)).as("median waits %d and %d ns", medianA, medianB)
             .isLessThanOrEqualTo(3 * Math.min(medianA, medianB));
-        // No call waits more than three times the median wait of all calls of both replicas.
+        // No call waits more than three times the median wait of all calls of both replicas, give or take the
+        // longest pause of the whole machine during the run.
         Queue<Long> all = new ConcurrentLinkedQueue<>(waitsOfA);
         all.addAll(waitsOfB);
         long median = median(all);
         long max = max(all);
         String waits = String.format(Locale.ROOT, "waits after the first second: median %.1f ms (a %.1f, b %.1f), "
-                + "max %.1f ms (a %.1f, b %.1f), %d calls; max in the first second %.1f ms", median / 1e6,
-                medianA / 1e6, medianB / 1e6, max / 1e6, max(waitsOfA) / 1e6, max(waitsOfB) / 1e6, all.size(),
-                max(startupWaits) / 1e6);
+                + "max %.1f ms (a %.1f, b %.1f), %d calls; max in the first second %.1f ms; longest pause %.1f ms",
+                median / 1e6, medianA / 1e6, medianB / 1e6, max / 1e6, max(waitsOfA) / 1e6, max(waitsOfB) / 1e6,
+                all.size(), max(startupWaits) / 1e6, maxOversleep.get() / 1e6);
         System.out.println(waits);
-        assertThat(max).as(waits).isLessThanOrEqualTo(3 * median);
+        assertThat(max).as(waits).isLessThanOrEqualTo(3 * median + maxOversleep.get());
     }
 
     private static long median(Queue<Long> waits) {

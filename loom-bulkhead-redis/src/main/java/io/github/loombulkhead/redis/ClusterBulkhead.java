@@ -244,10 +244,26 @@ public final class ClusterBulkhead implements AutoCloseable {
             LockSupport.parkNanos(this, POLL_NANOS / 50);
         }
         try {
-            this.leases.sync(this.external.shrinkTo(0), 0, this.limit);
+            giveBack();
         }
         catch (RuntimeException ex) {
             logger.log(Level.DEBUG, () -> "Cluster bulkhead '" + getName() + "': leases left to expire", ex);
+        }
+    }
+
+    /**
+     * Gives back every lease no call uses. A lease another process handed over while this one still waited comes with
+     * the reply on top of what is kept; the first sync (wanting nothing) leaves the queue, so a second one gives it back.
+     */
+    private void giveBack() {
+        for (int round = 0; round < 3; round++) {
+            int keep = this.external.shrinkTo(0);
+            LeaseState reply = this.leases.sync(keep, 0, this.limit);
+            this.held = reply.held();
+            this.state = reply;
+            if (reply.held() <= keep) {
+                return;
+            }
         }
     }
 
@@ -267,7 +283,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
         // Re-read under the flag: the governor may have synced since.
         int want = Math.min(this.external.waiting(), cap(now));
-        if (this.held != 0 || this.external.limit() != 0 || this.mode != ClusterMode.CLUSTER || want <= 0) {
+        if (this.held != 0 || this.external.limit() != 0 || this.mode != ClusterMode.CLUSTER || want <= 0 || this.closed) {
             this.calling.set(false);
             return false;
         }
@@ -378,7 +394,8 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.held = reply.held();
         this.state = reply;
         applyLimit(reply.limit());
-        int usable = Math.min(reply.held(), cap(now));
+        // Once closed, a lease granted now is for no call: the governor's last sync gives it back.
+        int usable = this.closed ? 0 : Math.min(reply.held(), cap(now));
         if (usable > this.external.limit()) {
             this.external.grow(usable);
         }

@@ -27,12 +27,14 @@ for _, dead in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
     redis.call('ZREM', KEYS[3], dead)
 end
 
--- The process keeps what it says it keeps, plus what was handed to it since it last looked.
+-- The process keeps what it says it keeps, plus what was handed to it since it last looked: those count toward
+-- what it wants, as it asked for them before it knew.
 local old = tonumber(redis.call('HGET', KEYS[2], me) or '0')
 local pending = redis.call('HGET', KEYS[6], me)
 local held = keep
 if pending then
     held = held + tonumber(pending)
+    want = math.max(0, want - tonumber(pending))
     redis.call('HDEL', KEYS[6], me)
 end
 inflight = inflight + held - old

@@ -1,9 +1,12 @@
 package io.github.loombulkhead.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -137,5 +140,173 @@ class RedisClientClusterTest {
                 .untilAsserted(() -> assertThat(probe.sync().pubsubNumsub(channel)).containsEntry(channel, 1L));
         }
         bulkhead.onComplete(0);
+    }
+
+    @Test
+    void aLeaseHandedOverCountsTowardWhatTheProcessWants() {
+        String prefix = "test-" + UUID.randomUUID();
+        LeaseKeys keys = LeaseKeys.of(prefix, "callee");
+        try (RedisClientScripts scripts = new RedisClientScripts(this.client);
+                StatefulRedisConnection<String, String> probe = this.client.connect()) {
+            RedisLeases holder = new RedisLeases(scripts, keys, "holder", ClusterConfig.ofDefaults());
+            RedisLeases waiter = new RedisLeases(scripts, keys, "waiter", ClusterConfig.ofDefaults());
+            assertThat(holder.sync(0, 2, 2).held()).isEqualTo(2);
+            assertThat(waiter.sync(0, 1, 2).held()).isZero();
+            // The holder's release hands the waiter its permit before the waiter looks again, still asking for one.
+            holder.sync(1, 0, 2);
+            LeaseState granted = waiter.sync(0, 1, 2);
+            assertThat(granted.held()).isEqualTo(1);
+            assertThat(probe.sync().hget(keys.want(), "waiter")).isNull();
+            assertThat(probe.sync().zscore(keys.queue(), "waiter")).isNull();
+            // So the holder's next release goes back to the pool, not to a waiter that wants nothing more.
+            LeaseState released = holder.sync(0, 0, 2);
+            assertThat(released.clusterHeld()).isEqualTo(1);
+            assertThat(waiter.sync(1, 0, 2).held()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void closingGivesBackALeaseAnotherProcessHandedOverJustBeforeTheLastSync() throws Exception {
+        String prefix = "test-" + UUID.randomUUID();
+        LeaseKeys keys = LeaseKeys.of(prefix, "callee");
+        ClusterConfig config = ClusterConfig.ofDefaults();
+        try (RedisClientScripts scripts = new RedisClientScripts(this.client);
+                RedisClientScripts otherScripts = new RedisClientScripts(this.client);
+                StatefulRedisConnection<String, String> probe = this.client.connect()) {
+            RedisLeases other = new RedisLeases(otherScripts, keys, "other", config);
+            assertThat(other.sync(0, 2, 2).held()).isEqualTo(2);
+            AtomicBoolean releaseFirst = new AtomicBoolean();
+            // Right before the closing process's last sync (keeping nothing, wanting nothing), the other process
+            // releases one permit, which Redis hands to the closing process's queued want.
+            ScriptRunner handingOver = new DelegatingScripts(scripts) {
+                @Override
+                public CompletableFuture<Object> run(LeaseScript script, List<String> keys, List<String> args) {
+                    if (script == LeaseScript.SYNC && args.get(1).equals("0") && args.get(2).equals("0")
+                            && releaseFirst.getAndSet(false)) {
+                        other.sync(1, 0, 2);
+                    }
+                    return super.run(script, keys, args);
+                }
+            };
+            Bulkhead bulkhead = bulkhead(2);
+            ClusterBulkhead closing = new ClusterBulkhead(bulkhead, config, new RedisLeases(handingOver, keys, "closing", config),
+                    new ClusterListener() {
+                    });
+            closing.start();
+            Thread waiting = Thread.startVirtualThread(() -> acquireUntilInterrupted(bulkhead));
+            await().atMost(Duration.ofSeconds(5)).until(() -> "1".equals(probe.sync().hget(keys.want(), "closing")));
+
+            releaseFirst.set(true);
+            closing.close();
+            assertThat(releaseFirst).isFalse();
+            assertThat(probe.sync().hget(keys.held(), "closing")).isNull();
+            assertThat(closing.getHeldPermits()).isZero();
+            assertThat(bulkhead.getLimit()).isZero();
+            assertThat(other.sync(1, 1, 2).held()).isEqualTo(2);
+            waiting.interrupt();
+            waiting.join();
+        }
+    }
+
+    @Test
+    void aLeaseGrantedToACallerAfterCloseIsGivenBack() throws Exception {
+        String prefix = "test-" + UUID.randomUUID();
+        LeaseKeys keys = LeaseKeys.of(prefix, "callee");
+        ClusterConfig config = ClusterConfig.ofDefaults();
+        RedisClient patient = RedisClient.create(RedisURI.builder()
+            .withHost("127.0.0.1")
+            .withPort(this.redis.port())
+            .withTimeout(Duration.ofSeconds(10))
+            .build());
+        try (RedisClientScripts scripts = new RedisClientScripts(patient);
+                StatefulRedisConnection<String, String> probe = this.client.connect()) {
+            CompletableFuture<Void> replyHeld = new CompletableFuture<>();
+            CountDownLatch asked = new CountDownLatch(1);
+            // The caller's script asking for the first lease runs in Redis at once; its reply is held back until
+            // the process is closing.
+            ScriptRunner slowReply = new DelegatingScripts(scripts) {
+                @Override
+                public CompletableFuture<Object> run(LeaseScript script, List<String> keys, List<String> args) {
+                    CompletableFuture<Object> reply = super.run(script, keys, args);
+                    if (script == LeaseScript.SYNC && !args.get(2).equals("0") && asked.getCount() > 0) {
+                        asked.countDown();
+                        return reply.thenCombine(replyHeld, (result, ignored) -> result);
+                    }
+                    return reply;
+                }
+            };
+            Bulkhead bulkhead = bulkhead(2);
+            ClusterBulkhead closing = new ClusterBulkhead(bulkhead, config, new RedisLeases(slowReply, keys, "closing", config),
+                    new ClusterListener() {
+                    });
+            closing.start();
+            // The first sync tells the caller the process holds nothing: a call that queues asks itself.
+            await().atMost(Duration.ofSeconds(5)).until(() -> closing.getRenewalCount() > 0);
+            AtomicBoolean ran = new AtomicBoolean();
+            Thread waiting = Thread.startVirtualThread(() -> ran.set(acquireUntilInterrupted(bulkhead)));
+            assertThat(asked.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(probe.sync().hget(keys.held(), "closing")).isEqualTo("1");
+
+            Thread closer = Thread.ofPlatform().start(closing::close);
+            // Closed and waiting for the governor, which waits for the caller's script call.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> closer.getState() == Thread.State.TIMED_WAITING);
+            replyHeld.complete(null);
+            closer.join(10_000);
+            assertThat(closer.isAlive()).isFalse();
+            assertThat(probe.sync().hget(keys.held(), "closing")).isNull();
+            assertThat(closing.getHeldPermits()).isZero();
+            assertThat(bulkhead.getActiveCount()).isZero();
+            waiting.interrupt();
+            waiting.join();
+            if (ran.get()) {
+                bulkhead.onComplete(0);
+            }
+            assertThat(ran).isFalse();
+        }
+        finally {
+            patient.shutdown();
+        }
+    }
+
+    /** Takes a permit and keeps it; returns false when interrupted while waiting. */
+    private static boolean acquireUntilInterrupted(Bulkhead bulkhead) {
+        try {
+            bulkhead.acquirePermit();
+            return true;
+        }
+        catch (BulkheadRejectedException ex) {
+            return false;
+        }
+    }
+
+    /** Runs scripts through another runner; tests step in before a script or its reply. */
+    private static class DelegatingScripts implements ScriptRunner {
+
+        private final ScriptRunner delegate;
+
+        DelegatingScripts(ScriptRunner delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public CompletableFuture<Object> run(LeaseScript script, List<String> keys, List<String> args) {
+            return this.delegate.run(script, keys, args);
+        }
+
+        @Override
+        public boolean async() {
+            return this.delegate.async();
+        }
+
+        @Override
+        public long timeoutMillis() {
+            return this.delegate.timeoutMillis();
+        }
+
+        @Override
+        public void close() {
+            this.delegate.close();
+        }
     }
 }

@@ -20,7 +20,7 @@ class SamplePropertiesTest {
     void defaultScaleIsTheReferenceScaledDownKeepingItsRatios() {
         Scenario scenario = Scenario.from(bind(Map.of()));
         assertThat(scenario).isEqualTo(new Scenario(Scale.DEFAULT, 1_000, 100, 200, Duration.ofMillis(300),
-                Duration.ofMillis(500), Duration.ofMillis(500), List.of(Mode.values()), 1_000, List.of()));
+                Duration.ofMillis(500), Duration.ofMillis(500), Mode.defaults(), 1_000, List.of()));
         assertThat(scenario.littlesLawBound()).isEqualTo(Duration.ofMillis(1_500));
         assertThat(scenario.readTimeout()).isLessThan(scenario.calleeLatency().multipliedBy(2));
     }

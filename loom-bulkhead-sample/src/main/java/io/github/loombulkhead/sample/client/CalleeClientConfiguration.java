@@ -34,7 +34,7 @@ import org.springframework.web.service.registry.ImportHttpServices;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
 @ImportHttpServices(group = CalleeClientConfiguration.GROUP, types = { SlowApi.class, BulkheadedSlowApi.class,
-        AdaptiveSlowApi.class })
+        AdaptiveSlowApi.class, ClusterSlowApi.class })
 public class CalleeClientConfiguration {
 
     /** The HTTP service group of the callee's clients. */
@@ -116,7 +116,7 @@ public class CalleeClientConfiguration {
 
     @Bean
     CalleeCalls calleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, AdaptiveSlowApi adaptiveApi,
-            PoolingHttpClientConnectionManager connections) {
-        return new CalleeCalls(api, bulkheadedApi, adaptiveApi, connections);
+            ClusterSlowApi clusterApi, PoolingHttpClientConnectionManager connections) {
+        return new CalleeCalls(api, bulkheadedApi, adaptiveApi, clusterApi, connections);
     }
 }

@@ -151,9 +151,10 @@ public final class ReplicatedComparison {
         return peaks;
     }
 
+    /** Whether every replica runs or has ended well (the last mode's done file comes before its exit). */
     private boolean allAlive(List<ReplicaProcess> processes) {
         for (int i = 0; i < processes.size(); i++) {
-            if (!processes.get(i).isAlive()) {
+            if (!processes.get(i).isAliveOrSucceeded()) {
                 throw new IllegalStateException("Replica " + i + " ended early; last lines of its log "
                         + processes.get(i).log() + ":\n" + processes.get(i).tail(30));
             }

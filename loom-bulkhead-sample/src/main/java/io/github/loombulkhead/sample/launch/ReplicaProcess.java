@@ -52,8 +52,9 @@ public final class ReplicaProcess implements AutoCloseable {
         }
     }
 
-    public boolean isAlive() {
-        return this.process.isAlive();
+    /** Whether it still runs or ended with exit code 0. */
+    public boolean isAliveOrSucceeded() {
+        return this.process.isAlive() || this.process.exitValue() == 0;
     }
 
     /** Waits for the replica to end and returns its exit code. */

@@ -11,9 +11,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload
  * causes one decrease per RTT, not one per dropped call): the limit × {@code backoffRatio}; half while starting.
+ * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
+ * of them failed per success, the limit falls to a quarter at once ({@link CollapseSignal}); calls that started
+ * before the last decrease count here, once.
  * <li><b>Growth</b>, paced per successful call that started with at least half the limit in use: doubling per RTT
  * until the first drop, never beyond 1.3 × the most calls in flight that a successful call started with; afterwards
- * {@code increaseRatio} × the limit it last fell to, in permits, per RTT (additive between two decreases).
+ * {@code increaseRatio} × the limit it last fell to, in permits, per RTT (additive between two decreases); after a
+ * collapse, at a pace that reaches where a plain decrease would have gone within two RTTs.
  * </ul>
  */
 final class AimdLimit implements LimitAlgorithm {
@@ -34,6 +38,8 @@ final class AimdLimit implements LimitAlgorithm {
 
     private final DropCounter drops = new DropCounter(0);
 
+    private final CollapseSignal collapse;
+
     private volatile long lastDecreaseNanos = Long.MIN_VALUE;
 
     private volatile int published;
@@ -50,6 +56,7 @@ final class AimdLimit implements LimitAlgorithm {
         this.config = config;
         this.limit = config.getInitialLimit();
         this.published = config.getInitialLimit();
+        this.collapse = new CollapseSignal(config.getWindowSamples());
     }
 
     @Override
@@ -64,10 +71,19 @@ final class AimdLimit implements LimitAlgorithm {
 
     @Override
     public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        if (outcome == Outcome.IGNORED || startNanos < this.lastDecreaseNanos) {
+        if (outcome == Outcome.IGNORED) {
             return this.published;
         }
+        this.collapse.finished(outcome == Outcome.DROPPED);
         int current = this.published;
+        if (startNanos < this.lastDecreaseNanos) {
+            if (this.collapse.isDueBeforeDecrease(current)) {
+                // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
+                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), Math::max);
+                drain();
+            }
+            return this.published;
+        }
         if (outcome == Outcome.DROPPED) {
             if (this.drops.count(true, current)) {
                 this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), Math::max);
@@ -91,13 +107,20 @@ final class AimdLimit implements LimitAlgorithm {
             try {
                 long dropEnd = this.pendingDropEnd.get();
                 if (dropEnd > this.lastDecreaseNanos) {
-                    double factor = this.startup ? 0.5 : this.config.getBackoffRatio();
+                    boolean collapse = this.collapse.isCollapse(this.published);
+                    double factor = collapse ? CollapseSignal.BACKOFF
+                            : this.startup ? 0.5 : this.config.getBackoffRatio();
+                    double before = this.limit;
                     this.limit = Math.max(this.config.getMinLimit(), this.limit * factor);
-                    this.step = Math.max(1, this.config.getIncreaseRatio() * this.limit);
+                    // After a collapse the callee's queue was the trouble, not its capacity: grow back within two RTTs
+                    // to where a plain decrease would have gone, at that pace until the next decrease.
+                    double back = collapse ? (before * this.config.getBackoffRatio() - this.limit) / 2 : 0;
+                    this.step = Math.max(1, Math.max(back, this.config.getIncreaseRatio() * this.limit));
                     this.lastDecreaseNanos = dropEnd;
                     this.startup = false;
                     this.pendingGrowth.reset();
                     this.drops.reset();
+                    this.collapse.decreased(collapse);
                 }
                 else {
                     double grown = this.limit + this.pendingGrowth.sumThenReset();

@@ -1,17 +1,13 @@
 package io.github.loombulkhead.limit;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
- * the tolerance (then a decrease is due, with the knee the drop's RTT suggests), and whether the callee collapsed —
- * at least half a limit's worth of calls finished since the last decrease and more than three of them failed per
- * success.
+ * the tolerance (then a decrease is due, with the knee the drop's RTT suggests), and whether the callee collapsed
+ * ({@link CollapseSignal}).
  */
 final class DropSignals {
-
-    private static final int COLLAPSE_FAILURES = 3;
 
     private static final long NO_KNEE = Double.doubleToLongBits(Double.MAX_VALUE);
 
@@ -21,32 +17,26 @@ final class DropSignals {
 
     private final double backoff;
 
-    private final AtomicInteger finished = new AtomicInteger();
-
-    /** {@code COLLAPSE_FAILURES} × successes − drops since the last decrease. */
-    private final AtomicInteger balance = new AtomicInteger();
+    private final CollapseSignal collapse;
 
     private final AtomicLong dueEnd = new AtomicLong(Long.MIN_VALUE);
 
     private final AtomicLong dueKnee = new AtomicLong(NO_KNEE);
 
-    /** Whether the last decrease was for a collapse: the calls sent before it are known to fail. */
-    private volatile boolean collapsed;
-
     DropSignals(AdaptiveLimitConfig config) {
         this.round = new DropCounter(config.getDropTolerance());
         this.minSamples = config.getWindowSamples();
         this.backoff = config.getDropBackoff();
+        this.collapse = new CollapseSignal(this.minSamples);
     }
 
     /** Counts a finished call toward a collapse, also one that started before the last decrease. */
     void finished(boolean dropped) {
-        this.finished.incrementAndGet();
-        this.balance.addAndGet(dropped ? -1 : COLLAPSE_FAILURES);
+        this.collapse.finished(dropped);
     }
 
     boolean isCollapse(int limit) {
-        return this.balance.get() < 0 && this.finished.get() >= Math.max(this.minSamples, limit / 2);
+        return this.collapse.isCollapse(limit);
     }
 
     /**
@@ -54,7 +44,7 @@ final class DropSignals {
      * collapse, a collapse makes a decrease due. Returns whether it did.
      */
     boolean collapseDue(long end, int limit) {
-        if (!this.collapsed && isCollapse(limit)) {
+        if (this.collapse.isDueBeforeDecrease(limit)) {
             due(end);
             return true;
         }
@@ -112,17 +102,10 @@ final class DropSignals {
         return firstOfOverload ? Math.max(limit * 0.5, Math.min(target, knee)) : target;
     }
 
-    /** Starts counting afresh after a decrease. */
-    void reset() {
-        this.round.reset();
-        this.finished.set(0);
-        this.balance.set(0);
-        this.collapsed = false;
-    }
-
-    /** Records whether the decrease just made was for a collapse. */
+    /** Starts counting afresh after a decrease, remembering whether it was for a collapse. */
     void decreased(boolean collapse) {
-        this.collapsed = collapse;
+        this.round.reset();
+        this.collapse.decreased(collapse);
     }
 
     private static long lower(long a, long b) {

@@ -35,8 +35,6 @@ final class GradientLimit implements LimitAlgorithm {
 
     private static final double DRAIN_MARGIN = 0.03;
 
-    private static final double COLLAPSE_BACKOFF = 0.25;
-
     private final AdaptiveLimitConfig config;
 
     private final double tolerance;
@@ -173,10 +171,9 @@ final class GradientLimit implements LimitAlgorithm {
             if (collapse) {
                 // More calls failed than succeeded: the callee's queue holds calls whose callers gave up, and every
                 // new call waits behind them. Send few until it drained, then return to the knee.
-                target = Math.min(target, this.limit * COLLAPSE_BACKOFF);
+                target = Math.min(target, this.limit * CollapseSignal.BACKOFF);
             }
-            decrease(target, dropEnd);
-            this.drops.decreased(collapse);
+            decrease(target, dropEnd, collapse);
             this.droppedInOverload = true;
             return;
         }
@@ -211,7 +208,7 @@ final class GradientLimit implements LimitAlgorithm {
         if (ratio > this.tolerance) {
             this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;
-            decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd());
+            decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd(), false);
             this.drainCountdown = 2;
             this.growth.hold();
             return;
@@ -232,7 +229,7 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     /** Guarded by lock. */
-    private void decrease(double target, long now) {
+    private void decrease(double target, long now, boolean collapse) {
         if (this.overloadWindows++ == 0) {
             this.peak = this.limit;
         }
@@ -240,7 +237,7 @@ final class GradientLimit implements LimitAlgorithm {
         this.lastDecreaseNanos = now;
         this.startup = false;
         this.growth.restart(this.limit, returnTarget());
-        this.drops.reset();
+        this.drops.decreased(collapse);
         publish();
         this.window = SampleWindow.after(this.noLoadRtt.get());
     }

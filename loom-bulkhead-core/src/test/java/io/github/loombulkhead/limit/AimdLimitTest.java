@@ -42,13 +42,46 @@ class AimdLimitTest {
         algorithm.onSample(0, S, 100, Outcome.DROPPED);
         assertThat(algorithm.getLimit()).as("first drop while starting halves").isEqualTo(50);
         for (int i = 0; i < 100; i++) {
-            algorithm.onSample(i, S, 100, Outcome.DROPPED);
+            // One drop per success: the overload that the decrease already answered.
+            algorithm.onSample(i, S, 100, (i % 2 == 0) ? Outcome.SUCCESS : Outcome.DROPPED);
         }
-        assertThat(algorithm.getLimit()).as("drops of calls that started before the decrease").isEqualTo(50);
+        assertThat(algorithm.getLimit()).as("calls that started before the decrease").isEqualTo(50);
         algorithm.onSample(2 * S, S, 50, Outcome.DROPPED);
         assertThat(algorithm.getLimit()).isEqualTo(37);
         algorithm.onSample(4 * S, S, 37, Outcome.DROPPED);
         assertThat(algorithm.getLimit()).isEqualTo(28);
+    }
+
+    @Test
+    void fallsToAQuarterAtOnceWhenNearlyEveryCallFailsThenReturnsWithinTwoRtts() {
+        // A callee whose queue holds calls their callers gave up on: every new call waits behind them and times out
+        // too. Half a limit's worth of calls with more than three drops per success is enough to tell, even calls
+        // that started before the last decrease.
+        LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(100));
+        algorithm.onSample(0, S, 100, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(50);
+        for (int i = 0; i < 24; i++) {
+            algorithm.onSample(i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("fewer calls than half the limit decide nothing").isEqualTo(50);
+        algorithm.onSample(24, S, 100, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(12);
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(25 + i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("the calls sent before the collapse was seen fail as expected")
+            .isEqualTo(12);
+        long now = 2 * S;
+        for (int rtt = 0; rtt < 2; rtt++) {
+            // One RTT's worth of calls, each with the whole limit in use; a permit the limit gains is used at once.
+            for (int i = 0; i < algorithm.getLimit(); i++) {
+                algorithm.onSample(now + i, S, algorithm.getLimit(), Outcome.SUCCESS);
+            }
+            now += 2 * S;
+        }
+        // At least where a plain decrease would have gone (0.75 × 50), not past the limit the collapse fell from; the
+        // additive step alone (5 % of 12 per RTT) would be at 14.
+        assertThat(algorithm.getLimit()).isBetween(37, 50);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import javax.imageio.ImageIO;
 
@@ -86,6 +87,10 @@ public final class ReportPage {
                 assertThat(Integer.parseInt(line.getAttribute("data-max")))
                     .isEqualTo(replica.timeline().stream().mapToInt(TimelinePoint::inFlight).max().orElse(0));
             }
+            assertThat(figure.findElements(By.cssSelector(".legend span"))).extracting(WebElement::getText)
+                .as(run.mode() + " legend")
+                .containsExactlyElementsOf(Stream.concat(replicas.stream().map((r) -> "replica " + r.replica()),
+                        Stream.of("all replicas")).toList());
             WebElement total = figure.findElement(By.cssSelector("svg path[data-series='total']"));
             assertThat(total.getAttribute("data-points")).isEqualTo(String.valueOf(run.timeline().size()));
             assertThat(Integer.parseInt(total.getAttribute("data-max"))).isEqualTo(run.peakInFlight());

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Samples a front server from inside its JVM, where no queue of requests can delay the measurement: live
  * platform threads, heap used, calls to the callee in flight and the inbound bulkhead's active and waiting
- * requests, and the CPU the front JVM and the whole machine use. Appends one CSV line per sample ({@link FrontSample}) to a file the comparison reads afterwards.
+ * requests and the requests it rejected so far, and the CPU the front JVM and the whole machine use. Appends one CSV line per sample ({@link FrontSample}) to a file the comparison reads afterwards.
  */
 final class FrontSampler implements AutoCloseable {
 
@@ -62,7 +62,8 @@ final class FrontSampler implements AutoCloseable {
         FrontSample sample = new FrontSample(System.currentTimeMillis(), this.threads.getThreadCount(),
                 this.memory.getHeapMemoryUsage().getUsed(), this.calls.inFlight(),
                 (this.inbound != null) ? this.inbound.getActiveCount() : 0,
-                (this.inbound != null) ? this.inbound.getWaitingCount() : 0, Math.max(0, this.os.getProcessCpuLoad()),
+                (this.inbound != null) ? this.inbound.getWaitingCount() : 0,
+                (this.inbound != null) ? this.inbound.getRejectedCount() : 0, Math.max(0, this.os.getProcessCpuLoad()),
                 Math.max(0, this.os.getCpuLoad()));
         try {
             this.out.write(sample.toCsv());

@@ -14,6 +14,7 @@ import java.util.Locale;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
 import io.github.loombulkhead.sample.client.CalleeEndpoint;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server comparison: with the callee running, starts one front-server JVM per setup, one after another,
@@ -32,8 +33,12 @@ final class ServerComparison {
             the two calls run in parallel), capped by what the callee serves: capacity / (2 x latency). \
             'Failed' counts connections and reads that failed (ab -r -l: answers of different lengths are not \
             failures); 'Non-2xx' counts 500 answers (a callee call failed, e.g. it timed out while queued at the \
-            callee) and 503 answers (the inbound bulkhead rejected the request; its queue here is larger than the \
-            load, so it sheds nothing). Live threads and heap are the front JVM's, sampled from inside it; \
+            callee) and 503 answers (the inbound bulkhead rejected the request). The inbound bulkhead sheds only \
+            when its limit plus its queue is smaller than the concurrency: virtual-inbound's queue is larger than \
+            the load, so it sheds nothing; virtual-inbound-shed's queue is as large as its limit, so beyond twice \
+            the callee's capacity it answers the rest at once with 503. 'Inbound 503' is what the bulkhead itself \
+            counted; ab counts those quick answers as complete requests, so they raise that setup's req/s and lower \
+            its mean. Live threads and heap are the front JVM's, sampled from inside it; \
             'callee calls in flight' are the front's calls that have not yet been answered, including those \
             queued at the callee. CPU is a share of all cores: the front JVM's, and the whole machine's (ab, \
             callee, front and anything else running); a machine near 100 % caps every setup, whatever its bound.""";
@@ -87,8 +92,11 @@ final class ServerComparison {
                     this.calls.awaitIdleCallee(Duration.ofMinutes(2));
                     long start = System.currentTimeMillis();
                     ApacheBench.AbResult result = this.ab.run(url, this.properties.requests(), concurrency, 30);
-                    windows.add(new Window(concurrency, start, System.currentTimeMillis()));
+                    long end = System.currentTimeMillis();
+                    windows.add(new Window(concurrency, start, end));
                     runs.add(result);
+                    // The counts of this run are final once the front server sampled itself after it.
+                    awaitSampleAfter(samples, end, Duration.ofSeconds(5));
                 }
             }
             List<FrontSample> all = readSamples(samples);
@@ -101,7 +109,7 @@ final class ServerComparison {
                             s.frontCpu(), s.machineCpu()))
                     .toList();
                 ServerReport.Result result = result(setup, window.concurrency(), runs.get(i), points, capacity,
-                        latency);
+                        latency, setup.inboundQueueCapacity(capacity, maxConcurrency), rejectedDuring(all, window));
                 results.add(result);
                 timelines.add(new ServerReport.Timeline(setup.id(), window.concurrency(), points));
                 this.console.println(line(result));
@@ -132,8 +140,11 @@ final class ServerComparison {
     }
 
     static ServerReport.Result result(ServerSetup setup, int concurrency, ApacheBench.AbResult ab,
-            List<ServerReport.Point> points, int capacity, Duration latency) {
+            List<ServerReport.Point> points, int capacity, Duration latency, @Nullable Integer inboundQueue,
+            long inboundRejected) {
         double bound = setup.littlesLawBound(concurrency, capacity, latency);
+        Integer inboundLimit = (inboundQueue != null) ? capacity : null;
+        Boolean holdsLoad = (inboundQueue != null) ? capacity + inboundQueue >= concurrency : null;
         return new ServerReport.Result(setup.id(), concurrency, ab.complete(), ab.requestsPerSecond(), ab.meanMs(),
                 ab.timePerRequestMs(), ab.p50Ms(), ab.p99Ms(), ab.failed(), ab.non2xx(), bound, ab.requestsPerSecond() / bound,
                 ab.durationMs(), points.stream().mapToInt(ServerReport.Point::liveThreads).max().orElse(0),
@@ -142,16 +153,52 @@ final class ServerComparison {
                 points.stream().mapToInt(ServerReport.Point::inboundWaiting).max().orElse(0),
                 points.stream().mapToInt(ServerReport.Point::inboundActive).max().orElse(0),
                 points.stream().mapToDouble(ServerReport.Point::frontCpu).average().orElse(0),
-                points.stream().mapToDouble(ServerReport.Point::machineCpu).average().orElse(0));
+                points.stream().mapToDouble(ServerReport.Point::machineCpu).average().orElse(0), inboundLimit,
+                inboundQueue, holdsLoad, inboundRejected);
+    }
+
+    /**
+     * Requests the inbound bulkhead rejected during {@code window}: its count in the first sample after the run
+     * less its count in the last sample before it.
+     */
+    static long rejectedDuring(List<FrontSample> samples, Window window) {
+        long before = samples.stream()
+            .filter((s) -> s.epochMs() < window.startMs())
+            .mapToLong(FrontSample::inboundRejected)
+            .max()
+            .orElse(0);
+        long after = samples.stream()
+            .filter((s) -> s.epochMs() >= window.endMs())
+            .mapToLong(FrontSample::inboundRejected)
+            .min()
+            .orElse(samples.stream().mapToLong(FrontSample::inboundRejected).max().orElse(0));
+        return Math.max(0, after - before);
+    }
+
+    private static void awaitSampleAfter(Path samples, long epochMs, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (readSamples(samples).stream().noneMatch((s) -> s.epochMs() >= epochMs)) {
+            if (System.nanoTime() > deadline) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the front server's samples", ex);
+            }
+        }
     }
 
     private static String line(ServerReport.Result r) {
         return String.format(Locale.ROOT,
-                "%-17s c=%-5d %7.1f req/s (bound %5.1f, %3.0f %%)  mean %7.1f ms  p50 %5d  p99 %5d  failed %d  "
-                        + "non-2xx %d  threads %d  callee in flight %d  CPU front %.0f %% machine %.0f %%",
+                "%-20s c=%-5d %7.1f req/s (bound %5.1f, %3.0f %%)  mean %7.1f ms  p50 %5d  p99 %5d  failed %d  "
+                        + "non-2xx %d  threads %d  callee in flight %d  CPU front %.0f %% machine %.0f %%%s",
                 r.setup(), r.concurrency(), r.requestsPerSecond(), r.littlesLawBound(),
                 r.littlesLawEfficiency() * 100, r.meanMs(), r.p50Ms(), r.p99Ms(), r.failed(), r.non2xx(),
-                r.peakLiveThreads(), r.peakCalleeInFlight(), r.meanFrontCpu() * 100, r.meanMachineCpu() * 100);
+                r.peakLiveThreads(), r.peakCalleeInFlight(), r.meanFrontCpu() * 100, r.meanMachineCpu() * 100,
+                (r.inboundLimit() != null) ? "  inbound " + ServerReportWriter.inbound(r) : "");
     }
 
     private static List<FrontSample> readSamples(Path file) {
@@ -170,6 +217,6 @@ final class ServerComparison {
         }
     }
 
-    private record Window(int concurrency, long startMs, long endMs) {
+    record Window(int concurrency, long startMs, long endMs) {
     }
 }

@@ -2,6 +2,8 @@ package io.github.loombulkhead.sample.server;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The server comparison's report, as written to {@code report.json}.
  *
@@ -56,11 +58,19 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * waiting request on none
      * @param meanFrontCpu CPU the front JVM used during the run, as a share of all cores
      * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
+     * @param inboundLimit requests the inbound bulkhead lets run at once; {@code null} without one
+     * @param inboundQueueCapacity requests it lets wait; {@code null} without one
+     * @param inboundQueueHoldsLoad whether limit + queue capacity is at least the concurrency, so it sheds nothing;
+     * {@code null} without an inbound bulkhead
+     * @param inboundRejected requests the inbound bulkhead answered with {@code 503} during the run, as it counted
+     * them (ab counts them among non-2xx)
      */
     public record Result(String setup, int concurrency, long requests, double requestsPerSecond, double meanMs,
-            double abTimePerRequestMs, long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound, double littlesLawEfficiency,
-            long durationMs, int peakLiveThreads, long peakHeapUsedBytes, int peakCalleeInFlight,
-            int peakInboundWaiting, int peakInboundActive, double meanFrontCpu, double meanMachineCpu) {
+            double abTimePerRequestMs, long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound,
+            double littlesLawEfficiency, long durationMs, int peakLiveThreads, long peakHeapUsedBytes,
+            int peakCalleeInFlight, int peakInboundWaiting, int peakInboundActive, double meanFrontCpu,
+            double meanMachineCpu, @Nullable Integer inboundLimit, @Nullable Integer inboundQueueCapacity,
+            @Nullable Boolean inboundQueueHoldsLoad, long inboundRejected) {
     }
 
     /**

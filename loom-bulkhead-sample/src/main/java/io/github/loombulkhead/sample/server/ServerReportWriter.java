@@ -39,7 +39,9 @@ final class ServerReportWriter {
             new Column("Peak callee calls in flight", (r) -> Integer.toString(r.peakCalleeInFlight())),
             new Column("Peak requests waiting (inbound)", (r) -> Integer.toString(r.peakInboundWaiting())),
             new Column("CPU front", (r) -> Math.round(r.meanFrontCpu() * 100) + " %"),
-            new Column("CPU machine", (r) -> Math.round(r.meanMachineCpu() * 100) + " %"));
+            new Column("CPU machine", (r) -> Math.round(r.meanMachineCpu() * 100) + " %"),
+            new Column("Inbound limit + queue vs concurrency", ServerReportWriter::inbound),
+            new Column("Inbound 503", (r) -> (r.inboundLimit() != null) ? Long.toString(r.inboundRejected()) : "-"));
 
     private final JsonMapper json = JsonMapper.builder()
         .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
@@ -109,6 +111,19 @@ final class ServerReportWriter {
             .replace("{{results}}", table)
             .replace("{{notes}}", HtmlUtils.htmlEscape(report.notes()))
             .replace("{{json}}", json.replace("</", "<\\/").replace("<!--", "<\\u0021--"));
+    }
+
+    /**
+     * The inbound bulkhead's room against the load, e.g. {@code 200 + 10000 >= 1000: sheds nothing}, or
+     * {@code -} without one.
+     */
+    static String inbound(ServerReport.Result r) {
+        if (r.inboundLimit() == null || r.inboundQueueCapacity() == null) {
+            return "-";
+        }
+        String room = r.inboundLimit() + " + " + r.inboundQueueCapacity();
+        return Boolean.TRUE.equals(r.inboundQueueHoldsLoad()) ? room + " >= " + r.concurrency() + ": sheds nothing"
+                : room + " < " + r.concurrency() + ": sheds the rest with 503";
     }
 
     private static String fixed(double value) {

@@ -30,8 +30,18 @@ public enum ServerSetup {
     /** Virtual threads, the calls through the {@code @Bulkhead} client whose limit is the callee's capacity. */
     VIRTUAL_BULKHEAD("virtual-bulkhead", "/api/front/bulkhead", 0, false),
 
-    /** Virtual threads, requests bounded by the inbound bulkhead at the callee's capacity; the rest wait. */
-    VIRTUAL_INBOUND("virtual-inbound", "/api/front/sequential", 0, false, "--loom.bulkhead.server.enabled=true");
+    /**
+     * Virtual threads, requests bounded by the inbound bulkhead at the callee's capacity; the rest wait in a queue
+     * larger than the load, so none is shed.
+     */
+    VIRTUAL_INBOUND("virtual-inbound", "/api/front/sequential", 0, false, "--loom.bulkhead.server.enabled=true"),
+
+    /**
+     * The same with a queue as large as the limit: beyond twice the callee's capacity, requests are shed at once
+     * with {@code 503}.
+     */
+    VIRTUAL_INBOUND_SHED("virtual-inbound-shed", "/api/front/sequential", 0, false,
+            "--loom.bulkhead.server.enabled=true");
 
     private final String id;
 
@@ -69,12 +79,29 @@ public enum ServerSetup {
         if (this == VIRTUAL_BULKHEAD) {
             all.add("--loom.sample.limit=" + capacity);
         }
-        if (this == VIRTUAL_INBOUND) {
+        Integer queue = inboundQueueCapacity(capacity, maxConcurrency);
+        if (queue != null) {
             // Each request makes one callee call at a time, so requests in flight = calls in flight.
             all.add("--loom.bulkhead.instances.server.max-concurrent-calls=" + capacity);
-            all.add("--loom.bulkhead.instances.server.queue-capacity=" + Math.max(10_000, 2 * maxConcurrency));
+            all.add("--loom.bulkhead.instances.server.queue-capacity=" + queue);
         }
         return all;
+    }
+
+    /** Whether the setup bounds requests with the inbound bulkhead (its limit is the callee's capacity). */
+    public boolean inbound() {
+        return this == VIRTUAL_INBOUND || this == VIRTUAL_INBOUND_SHED;
+    }
+
+    /**
+     * Requests the inbound bulkhead lets wait, for a callee of {@code capacity} workers and at most
+     * {@code maxConcurrency} concurrent requests; {@code null} without an inbound bulkhead.
+     */
+    public @Nullable Integer inboundQueueCapacity(int capacity, int maxConcurrency) {
+        if (this == VIRTUAL_INBOUND) {
+            return Math.max(10_000, 2 * maxConcurrency);
+        }
+        return (this == VIRTUAL_INBOUND_SHED) ? capacity : null;
     }
 
     /** Requests the setup works on at once with {@code concurrency} clients, or fewer when its threads or limit say so. */
@@ -82,7 +109,7 @@ public enum ServerSetup {
         if (this.threads > 0) {
             return Math.min(concurrency, this.threads);
         }
-        if (this == VIRTUAL_INBOUND) {
+        if (inbound()) {
             return Math.min(concurrency, capacity);
         }
         return concurrency;

@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.within;
  * Scenario: callee with 10 workers answering in 200 ms, read timeout 3 s (nothing times out on a busy build
  * machine), 60 requests per setup at concurrency 4 and 30. At 30 the setups that bound their calls keep at most
  * 20 (Tomcat's threads) or 10 (the bulkheads, at the callee's capacity) calls in flight; plain virtual threads
- * send all 30 requests' calls, which queue at the callee.
+ * send all 30 requests' calls, which queue at the callee. virtual-inbound lets 10 run and the rest wait; the
+ * queue of virtual-inbound-shed holds 10, so at 30 it answers the rest with 503.
  */
 class ServerComparisonTest {
 
@@ -84,14 +85,17 @@ class ServerComparisonTest {
             }
             assertThat(row.get("requests").asLong()).isEqualTo(REQUESTS);
             assertThat(row.get("failed").asLong()).as("failed in %s", row).isZero();
-            assertThat(row.get("non2xx").asLong()).as("non-2xx in %s", row).isZero();
+            if (!rows.getLast().equals("virtual-inbound-shed@30")) {
+                assertThat(row.get("non2xx").asLong()).as("non-2xx in %s", row).isZero();
+            }
             assertThat(row.get("requestsPerSecond").asDouble()).isPositive();
             assertThat(row.get("p99Ms").asLong()).isGreaterThanOrEqualTo(row.get("p50Ms").asLong())
                 .isGreaterThanOrEqualTo(200);
         }
         assertThat(rows).containsExactly("tomcat-20@4", "tomcat-20@30", "tomcat-50@4", "tomcat-50@30", "virtual@4",
                 "virtual@30", "virtual-parallel@4", "virtual-parallel@30", "virtual-bulkhead@4",
-                "virtual-bulkhead@30", "virtual-inbound@4", "virtual-inbound@30");
+                "virtual-bulkhead@30", "virtual-inbound@4", "virtual-inbound@30", "virtual-inbound-shed@4",
+                "virtual-inbound-shed@30");
         assertThat(json.get("scenario").get("calleeLatencyMs").asLong()).isEqualTo(200);
         assertThat(json.get("scenario").get("calleeCapacity").asInt()).isEqualTo(CAPACITY);
     }
@@ -130,8 +134,42 @@ class ServerComparisonTest {
     }
 
     @Test
+    void reportSaysWhetherTheInboundQueueHoldsTheLoadAndCountsThe503s() {
+        ServerReport report = new ServerReportWriter().read(reportDir.resolve("report.json"));
+        for (ServerReport.Result result : report.server()) {
+            if (result.setup().startsWith("virtual-inbound")) {
+                assertThat(result.inboundLimit()).isEqualTo(CAPACITY);
+            }
+            else {
+                assertThat(result.inboundLimit()).isNull();
+                assertThat(result.inboundQueueCapacity()).isNull();
+                assertThat(result.inboundQueueHoldsLoad()).isNull();
+                assertThat(result.inboundRejected()).isZero();
+            }
+        }
+        ServerReport.Result inbound = at30.get("virtual-inbound");
+        assertThat(inbound.inboundQueueCapacity()).isEqualTo(10_000);
+        assertThat(inbound.inboundQueueHoldsLoad()).isTrue();
+        assertThat(inbound.inboundRejected()).isZero();
+        ServerReport.Result shed = at30.get("virtual-inbound-shed");
+        assertThat(shed.inboundQueueCapacity()).isEqualTo(CAPACITY);
+        assertThat(shed.inboundQueueHoldsLoad()).isFalse();
+        // 30 requests at once find 10 permits and 10 places in the queue: at least 10 get 503, which ab saw too.
+        assertThat(shed.inboundRejected()).isGreaterThanOrEqualTo(10).isEqualTo(shed.non2xx());
+        assertThat(shed.peakInboundWaiting()).isBetween(1, CAPACITY);
+        assertThat(shed.peakCalleeInFlight()).isBetween(1, CAPACITY);
+        assertThat(report.server()).filteredOn((result) -> result.setup().equals("virtual-inbound-shed")
+                && result.concurrency() == 4)
+            .singleElement()
+            .satisfies((at4) -> {
+                assertThat(at4.inboundQueueHoldsLoad()).isTrue();
+                assertThat(at4.inboundRejected()).isZero();
+            });
+    }
+
+    @Test
     void timelinesCoverEveryRun() {
-        assertThat(json.get("timelines")).hasSize(12);
+        assertThat(json.get("timelines")).hasSize(14);
         for (JsonNode timeline : json.get("timelines")) {
             assertThat(timeline.get("points").size()).as("samples of %s", timeline.get("setup")).isGreaterThan(3);
         }
@@ -140,7 +178,9 @@ class ServerComparisonTest {
     @Test
     void markdownListsEverySetup() throws Exception {
         String md = Files.readString(reportDir.resolve("report.md"));
-        assertThat(md).contains("| tomcat-20 | 30 |", "| virtual-inbound | 30 |", "Little's-law bound");
+        assertThat(md).contains("| tomcat-20 | 30 |", "| virtual-inbound | 30 |", "Little's-law bound",
+                "| 10 + 10000 >= 30: sheds nothing | 0 |", "| 10 + 10 < 30: sheds the rest with 503 | "
+                        + at30.get("virtual-inbound-shed").inboundRejected() + " |");
     }
 
     @Test
@@ -149,7 +189,7 @@ class ServerComparisonTest {
             ChromeDriver driver = chromium.driver();
             driver.get(reportDir.resolve("report.html").toUri().toString());
             List<WebElement> rows = driver.findElements(By.cssSelector("#server tbody tr"));
-            assertThat(rows).hasSize(12);
+            assertThat(rows).hasSize(14);
             WebElement virtual = driver.findElement(By.cssSelector("#server tr[data-setup='virtual'][data-concurrency='30']"));
             List<WebElement> cells = virtual.findElements(By.tagName("td"));
             assertThat(cells.get(0).getText()).isEqualTo("virtual");
@@ -159,8 +199,8 @@ class ServerComparisonTest {
             assertThat(driver.findElements(By.cssSelector("#charts svg"))).hasSize(10);
             assertThat(driver.findElements(
                     By.cssSelector("#charts svg[data-measure='calleeInFlight'][data-concurrency='30'] path")))
-                .hasSize(6);
-            assertThat(driver.findElements(By.cssSelector("#legend .legend-item"))).hasSize(6);
+                .hasSize(7);
+            assertThat(driver.findElements(By.cssSelector("#legend .legend-item"))).hasSize(7);
         }
     }
 

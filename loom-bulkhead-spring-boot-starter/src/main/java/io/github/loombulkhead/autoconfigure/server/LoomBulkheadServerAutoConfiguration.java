@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 
@@ -23,6 +24,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
@@ -34,8 +36,8 @@ import org.springframework.web.util.pattern.PathPattern;
 /**
  * Bounds the requests of a servlet application on virtual threads with bulkheads
  * ({@code loom.bulkhead.server.enabled=true}): a {@link ServerBulkheadFilter} registered early, for request and
- * async dispatches, and a {@code 503} Problem Details answer to rejected requests unless the application defines
- * its own {@link ServerBulkheadRejectionHandler}. Active under the same switches as
+ * async dispatches, a {@code 503} Problem Details answer to rejected requests unless the application defines
+ * its own {@link ServerBulkheadRejectionHandler}, and the {@code loom.bulkhead.server.withdrawn} meter. Active under the same switches as
  * {@link LoomBulkheadAutoConfiguration}.
  */
 @AutoConfiguration(after = LoomBulkheadAutoConfiguration.class)
@@ -74,16 +76,35 @@ public final class LoomBulkheadServerAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
+    WithdrawnRequests serverBulkheadWithdrawnRequests() {
+        return new WithdrawnRequests();
+    }
+
+    @Bean
     @ConditionalOnMissingBean(name = "serverBulkheadFilter")
-    FilterRegistrationBean<ServerBulkheadFilter> serverBulkheadFilter(ServerBulkheadRoutes routes,
-            ObjectProvider<ServerBulkheadRejectionHandler> rejectionHandler) {
+    FilterRegistrationBean<ServerBulkheadFilter> serverBulkheadFilter(LoomBulkheadProperties properties,
+            ServerBulkheadRoutes routes, ObjectProvider<ServerBulkheadRejectionHandler> rejectionHandler,
+            WithdrawnRequests withdrawn) {
         FilterRegistrationBean<ServerBulkheadFilter> registration = new FilterRegistrationBean<>(
-                new ServerBulkheadFilter(routes, rejectionHandler.getObject()));
+                new ServerBulkheadFilter(routes, rejectionHandler.getObject(), withdrawn,
+                        properties.getServer().getDisconnectCheckInterval()));
         registration.setName("serverBulkheadFilter");
         registration.setAsyncSupported(true);
         registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
         registration.setOrder(FILTER_ORDER);
         return registration;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    static class ServerMetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ServerBulkheadMetrics serverBulkheadMetrics(ServerBulkheadRoutes routes, WithdrawnRequests withdrawn) {
+            return new ServerBulkheadMetrics(routes, withdrawn);
+        }
     }
 
     private static ConfigurationProperty find(Environment environment, String key) {

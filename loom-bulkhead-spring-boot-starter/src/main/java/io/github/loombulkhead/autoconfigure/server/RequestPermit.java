@@ -1,11 +1,12 @@
 package io.github.loombulkhead.autoconfigure.server;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.Waiter;
+import io.github.loombulkhead.autoconfigure.server.WithdrawnRequests.Reason;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -17,7 +18,8 @@ import jakarta.servlet.AsyncListener;
  *
  * <p>{@code WAITING -> GRANTED -> RUNNING -> DONE}; {@code WAITING -> DONE} when rejected or withdrawn;
  * {@code GRANTED -> DONE} when the request ended before its dispatch ran. A request that got a permit at once
- * starts in {@code RUNNING}.
+ * starts in {@code RUNNING}. A check of the client's connection runs only in {@code WAITING}, and whoever moves
+ * the request on waits until a running check is over.
  */
 final class RequestPermit extends Waiter implements AsyncListener {
 
@@ -35,19 +37,22 @@ final class RequestPermit extends Waiter implements AsyncListener {
 
     private final AsyncContext waiting;
 
-    private final Consumer<BulkheadRejectedException> timedOut;
+    private final Ending ending;
 
-    private final Runnable withdrawn;
+    /** The connection of a waiting request the {@link DisconnectCheck} checks; null if it is not checked. */
+    private final ClientConnection connection;
+
+    private final ReentrantLock checking = new ReentrantLock();
 
     private volatile long startNanos;
 
-    private RequestPermit(Bulkhead bulkhead, int state, AsyncContext waiting,
-            Consumer<BulkheadRejectedException> timedOut, Runnable withdrawn) {
+    private RequestPermit(Bulkhead bulkhead, int state, AsyncContext waiting, Ending ending,
+            ClientConnection connection) {
         this.bulkhead = bulkhead;
         this.state = new AtomicInteger(state);
         this.waiting = waiting;
-        this.timedOut = timedOut;
-        this.withdrawn = withdrawn;
+        this.ending = ending;
+        this.connection = connection;
         this.startNanos = System.nanoTime();
     }
 
@@ -58,18 +63,22 @@ final class RequestPermit extends Waiter implements AsyncListener {
 
     /**
      * A request in async mode about to wait for a permit.
-     * @param timedOut tells the client, on a container thread, that the bulkhead rejected the waiting request
-     * @param withdrawn runs when the request left the queue because it ended (the client went away)
+     * @param ending what to do when the request ends without running
+     * @param connection the client's connection to check while it waits; {@code null} if it cannot be checked
      */
-    static RequestPermit waiting(Bulkhead bulkhead, AsyncContext waiting,
-            Consumer<BulkheadRejectedException> timedOut, Runnable withdrawn) {
-        RequestPermit permit = new RequestPermit(bulkhead, WAITING, waiting, timedOut, withdrawn);
+    static RequestPermit waiting(Bulkhead bulkhead, AsyncContext waiting, Ending ending, ClientConnection connection) {
+        RequestPermit permit = new RequestPermit(bulkhead, WAITING, waiting, ending, connection);
         waiting.addListener(permit);
         return permit;
     }
 
     Bulkhead bulkhead() {
         return this.bulkhead;
+    }
+
+    /** Whether the client's connection is checked while the request waits (its input stream was taken for it). */
+    boolean isConnectionChecked() {
+        return this.connection != null;
     }
 
     /** Whether the bulkhead granted the permit and dispatched the request, which has not run yet. */
@@ -110,11 +119,34 @@ final class RequestPermit extends Waiter implements AsyncListener {
         }
     }
 
+    /**
+     * Checks the client's connection of the waiting request, and withdraws the request when the client went away.
+     * @return whether to check it again: {@code false} once it no longer waits
+     */
+    boolean checkConnection() {
+        boolean closed;
+        this.checking.lock();
+        try {
+            if (this.state.get() != WAITING) {
+                return false;
+            }
+            closed = this.connection.isClosed();
+        }
+        finally {
+            this.checking.unlock();
+        }
+        if (closed) {
+            withdraw(Reason.CLIENT_DISCONNECTED);
+        }
+        return !closed;
+    }
+
     @Override
     protected boolean onPermit(long waitNanos) {
         if (!this.state.compareAndSet(WAITING, GRANTED)) {
             return false;
         }
+        awaitCheck();
         try {
             this.waiting.dispatch();
             return true;
@@ -129,25 +161,29 @@ final class RequestPermit extends Waiter implements AsyncListener {
     @Override
     protected void onReject(BulkheadRejectedException rejection) {
         if (this.state.compareAndSet(WAITING, DONE)) {
-            this.waiting.start(() -> this.timedOut.accept(rejection));
+            awaitCheck();
+            this.waiting.start(() -> this.ending.rejected(rejection));
         }
     }
 
     @Override
     public void onComplete(AsyncEvent event) {
-        if (!withdraw()) {
+        awaitCheck();
+        if (!withdraw(Reason.REQUEST_ENDED)) {
             release();
         }
     }
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        withdraw();
+        awaitCheck();
+        withdraw(Reason.REQUEST_ENDED);
     }
 
     @Override
     public void onError(AsyncEvent event) {
-        withdraw();
+        awaitCheck();
+        withdraw(Reason.REQUEST_ENDED);
     }
 
     @Override
@@ -157,12 +193,33 @@ final class RequestPermit extends Waiter implements AsyncListener {
     }
 
     /** Leaves the queue if still waiting: the request ended before it got a permit. */
-    private boolean withdraw() {
+    private boolean withdraw(Reason reason) {
         if (this.state.get() == WAITING && this.bulkhead.withdraw(this)) {
             this.state.set(DONE);
-            this.withdrawn.run();
+            this.ending.withdrawn(reason);
             return true;
         }
         return false;
+    }
+
+    /** Returns once a check of the connection that runs now is over; the request's objects are then free. */
+    private void awaitCheck() {
+        if (this.connection != null) {
+            this.checking.lock();
+            this.checking.unlock();
+        }
+    }
+
+    /** How a waiting request ends when it does not run. */
+    interface Ending {
+
+        /** On a container thread: the bulkhead refused the waiting request, which must now be answered. */
+        void rejected(BulkheadRejectedException rejection);
+
+        /**
+         * The request left the queue and will not run. For {@link Reason#CLIENT_DISCONNECTED} it is still open and
+         * must be ended; for {@link Reason#REQUEST_ENDED} the container is ending it.
+         */
+        void withdrawn(Reason reason);
     }
 }

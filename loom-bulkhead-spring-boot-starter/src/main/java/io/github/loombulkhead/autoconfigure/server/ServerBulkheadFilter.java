@@ -1,10 +1,11 @@
 package io.github.loombulkhead.autoconfigure.server;
 
 import java.io.IOException;
-import java.util.concurrent.atomic.LongAdder;
+import java.time.Duration;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.autoconfigure.server.WithdrawnRequests.Reason;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -20,12 +21,16 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Bounds the requests of a servlet application with bulkheads. A request holds a permit from when it enters
  * until its response completes. A request that must wait is put into async mode and holds no thread; the
- * bulkhead dispatches it again when it hands it a permit, and withdraws it at once when the container reports
- * its end while it waits (an error, a timeout, a disconnect the container noticed). A rejected request is
- * answered by the {@link ServerBulkheadRejectionHandler}.
+ * bulkhead dispatches it again when it hands it a permit. It leaves the queue without running when the container
+ * reports its end (an error, a timeout) or when a periodic check finds its client gone; the latter is answered
+ * {@value #CLIENT_CLOSED_REQUEST} for the logs. A rejected request is answered by the
+ * {@link ServerBulkheadRejectionHandler}.
  * Must be registered for the {@code REQUEST} and {@code ASYNC} dispatcher types with async support.
  */
 public class ServerBulkheadFilter implements Filter {
+
+    /** Status of a waiting request whose client went away (nginx's "client closed request"); nobody reads it. */
+    public static final int CLIENT_CLOSED_REQUEST = 499;
 
     /** The request attribute holding the request's {@code RequestPermit}. */
     static final String PERMIT_ATTRIBUTE = ServerBulkheadFilter.class.getName() + ".permit";
@@ -36,11 +41,26 @@ public class ServerBulkheadFilter implements Filter {
 
     private final ServerBulkheadRejectionHandler rejectionHandler;
 
-    private final LongAdder withdrawn = new LongAdder();
+    private final WithdrawnRequests withdrawn;
 
+    /** Null when the connections of waiting requests are not checked. */
+    private final DisconnectCheck disconnectCheck;
+
+    /** A filter that checks the connections of waiting requests every 500 ms. */
     public ServerBulkheadFilter(ServerBulkheadRoutes routes, ServerBulkheadRejectionHandler rejectionHandler) {
+        this(routes, rejectionHandler, new WithdrawnRequests(), Duration.ofMillis(500));
+    }
+
+    /**
+     * @param withdrawn counts the requests that left a queue without running
+     * @param disconnectCheckInterval time between two checks of the waiting requests' connections; zero for none
+     */
+    public ServerBulkheadFilter(ServerBulkheadRoutes routes, ServerBulkheadRejectionHandler rejectionHandler,
+            WithdrawnRequests withdrawn, Duration disconnectCheckInterval) {
         this.routes = routes;
         this.rejectionHandler = rejectionHandler;
+        this.withdrawn = withdrawn;
+        this.disconnectCheck = disconnectCheckInterval.isZero() ? null : new DisconnectCheck(disconnectCheckInterval);
     }
 
     @Override
@@ -57,7 +77,7 @@ public class ServerBulkheadFilter implements Filter {
                 chain.doFilter(request, response);
             }
             else if (permit.start()) {
-                chain.doFilter(request, response);
+                chain.doFilter(permit.isConnectionChecked() ? new BodilessRequest(request) : request, response);
             }
             return;
         }
@@ -93,11 +113,14 @@ public class ServerBulkheadFilter implements Filter {
         // The bulkhead's max wait times the request out; the container must not.
         async.setTimeout(0);
         RequestPermit permit = RequestPermit.waiting(bulkhead, async,
-                (rejection) -> rejectAndComplete(request, response, rejection, async), this.withdrawn::increment);
+                new WaitingRequest(bulkhead.getName(), request, response, async), connectionToCheck(request));
         request.setAttribute(PERMIT_ATTRIBUTE, permit);
         try {
             if (bulkhead.acquireOrEnqueue(permit)) {
                 permit.grantedAtOnce();
+            }
+            else if (permit.isConnectionChecked()) {
+                this.disconnectCheck.watch(permit);
             }
         }
         catch (BulkheadRejectedException ex) {
@@ -119,8 +142,73 @@ public class ServerBulkheadFilter implements Filter {
         }
     }
 
+    private ClientConnection connectionToCheck(HttpServletRequest request) {
+        if (this.disconnectCheck == null) {
+            return null;
+        }
+        try {
+            return ClientConnection.of(request);
+        }
+        catch (IOException | IllegalStateException ex) {
+            // Its input stream is not to be had (an earlier filter took its reader): it is not checked.
+            logger.debug("Cannot check the connection of " + request.getRequestURI() + " while it waits", ex);
+            return null;
+        }
+    }
+
+    /** Ends a request whose client went away while it waited; it never ran. */
+    private static void endDisconnected(HttpServletResponse response, AsyncContext async) {
+        try {
+            response.setStatus(CLIENT_CLOSED_REQUEST);
+            response.setHeader("Connection", "close");
+            async.complete();
+        }
+        catch (IllegalStateException ex) {
+            logger.debug("The request of a gone client ended meanwhile", ex);
+        }
+    }
+
     /** Requests that ended while they waited for a permit and left the queue without running. */
-    public long getWithdrawnCount() {
-        return this.withdrawn.sum();
+    public WithdrawnRequests getWithdrawnRequests() {
+        return this.withdrawn;
+    }
+
+    @Override
+    public void destroy() {
+        if (this.disconnectCheck != null) {
+            this.disconnectCheck.close();
+        }
+    }
+
+    /** How one waiting request ends when it does not run. */
+    private final class WaitingRequest implements RequestPermit.Ending {
+
+        private final String bulkhead;
+
+        private final HttpServletRequest request;
+
+        private final HttpServletResponse response;
+
+        private final AsyncContext async;
+
+        WaitingRequest(String bulkhead, HttpServletRequest request, HttpServletResponse response, AsyncContext async) {
+            this.bulkhead = bulkhead;
+            this.request = request;
+            this.response = response;
+            this.async = async;
+        }
+
+        @Override
+        public void rejected(BulkheadRejectedException rejection) {
+            rejectAndComplete(this.request, this.response, rejection, this.async);
+        }
+
+        @Override
+        public void withdrawn(Reason reason) {
+            ServerBulkheadFilter.this.withdrawn.count(this.bulkhead, reason);
+            if (reason == Reason.CLIENT_DISCONNECTED) {
+                endDisconnected(this.response, this.async);
+            }
+        }
     }
 }

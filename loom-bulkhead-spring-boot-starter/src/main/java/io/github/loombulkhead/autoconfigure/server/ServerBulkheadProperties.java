@@ -27,6 +27,12 @@ public class ServerBulkheadProperties {
     private Duration retryAfter = Duration.ofSeconds(1);
 
     /**
+     * Time between two checks of the connections of waiting requests for a client that went away; such a request
+     * leaves the queue without running. Zero turns the check off.
+     */
+    private Duration disconnectCheckInterval = Duration.ofMillis(500);
+
+    /**
      * Bulkheads of request paths: the first route whose pattern matches the path (without the context path)
      * bounds the request.
      */
@@ -54,6 +60,14 @@ public class ServerBulkheadProperties {
 
     public void setRetryAfter(Duration retryAfter) {
         this.retryAfter = retryAfter;
+    }
+
+    public Duration getDisconnectCheckInterval() {
+        return this.disconnectCheckInterval;
+    }
+
+    public void setDisconnectCheckInterval(Duration disconnectCheckInterval) {
+        this.disconnectCheckInterval = disconnectCheckInterval;
     }
 
     public List<Route> getRoutes() {

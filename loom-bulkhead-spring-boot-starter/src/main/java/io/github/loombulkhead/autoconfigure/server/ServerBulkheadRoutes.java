@@ -37,7 +37,7 @@ public final class ServerBulkheadRoutes {
      * The routes of {@code properties}, their bulkheads taken from {@code registry}.
      * @param sources gives a property as set, for error messages; may return null
      * @throws InvalidBulkheadPropertyException naming the key of a blank bulkhead name, a blank or invalid
-     * pattern, or a negative retry-after
+     * pattern, or a negative retry-after or disconnect-check-interval
      */
     public static ServerBulkheadRoutes of(ServerBulkheadProperties properties, BulkheadRegistry registry,
             Function<String, ConfigurationProperty> sources) {
@@ -46,6 +46,13 @@ public final class ServerBulkheadRoutes {
         if (retryAfter == null || retryAfter.isNegative()) {
             throw invalid(PREFIX + ".retry-after", retryAfter, "must be 0 or more", "Set '" + PREFIX
                     + ".retry-after' to a duration of 0 or more, e.g. 1s.", sources);
+        }
+        Duration checkInterval = properties.getDisconnectCheckInterval();
+        if (checkInterval == null || checkInterval.isNegative()) {
+            throw invalid(PREFIX + ".disconnect-check-interval", checkInterval, "must be 0 or more",
+                    "Set '" + PREFIX + ".disconnect-check-interval' to a duration such as 500ms, or to 0 to check no "
+                            + "connections.",
+                    sources);
         }
         List<Route> routes = new ArrayList<>();
         List<ServerBulkheadProperties.Route> configured = properties.getRoutes();
@@ -57,6 +64,18 @@ public final class ServerBulkheadRoutes {
                     registry.bulkhead(route.getBulkhead())));
         }
         return new ServerBulkheadRoutes(List.copyOf(routes), registry.bulkhead(properties.getBulkhead()));
+    }
+
+    /** Every bulkhead of requests: the default one first, then those of the routes, each once. */
+    public List<Bulkhead> bulkheads() {
+        List<Bulkhead> bulkheads = new ArrayList<>();
+        bulkheads.add(this.fallback);
+        for (Route route : this.routes) {
+            if (!bulkheads.contains(route.bulkhead())) {
+                bulkheads.add(route.bulkhead());
+            }
+        }
+        return List.copyOf(bulkheads);
     }
 
     /** The bulkhead that bounds {@code request}. */

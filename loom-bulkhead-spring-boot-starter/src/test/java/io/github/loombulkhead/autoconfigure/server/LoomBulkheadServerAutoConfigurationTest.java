@@ -4,6 +4,10 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.InvalidBulkheadPropertyException;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadInactiveAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -68,6 +72,32 @@ class LoomBulkheadServerAutoConfigurationTest {
     }
 
     @Test
+    void withdrawnMeterHasASeriesPerBulkheadAndReasonFromTheStart() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.server.enabled=true", "loom.bulkhead.server.routes[0].pattern=/r/**",
+                    "loom.bulkhead.server.routes[0].bulkhead=reports", "loom.bulkhead.server.routes[1].pattern=/s/**",
+                    "loom.bulkhead.server.routes[1].bulkhead=reports")
+            .run((context) -> {
+                MeterRegistry registry = new SimpleMeterRegistry();
+                context.getBean(ServerBulkheadMetrics.class).bindTo(registry);
+                assertThat(registry.find(ServerBulkheadMetrics.WITHDRAWN).functionCounters()).hasSize(4)
+                    .allSatisfy((counter) -> assertThat(counter.count()).isZero());
+                assertThat(registry.get(ServerBulkheadMetrics.WITHDRAWN)
+                    .tags("name", "reports", "reason", "client-disconnected")
+                    .functionCounter()
+                    .getId()
+                    .getBaseUnit()).isEqualTo("requests");
+                assertThat(registry.get(ServerBulkheadMetrics.WITHDRAWN)
+                    .tags("name", "server", "reason", "request-ended")
+                    .functionCounter()).isNotNull();
+                PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                context.getBean(ServerBulkheadMetrics.class).bindTo(prometheus);
+                assertThat(prometheus.scrape()).contains(
+                        "loom_bulkhead_server_withdrawn_requests_total{name=\"reports\",reason=\"client-disconnected\"} 0.0");
+            });
+    }
+
+    @Test
     void configuredServerAndRouteBulkheadsCountAsUsed(CapturedOutput output) {
         this.contextRunner
             .withPropertyValues("loom.bulkhead.server.enabled=true", "loom.bulkhead.server.routes[0].pattern=/r/**",
@@ -126,6 +156,20 @@ class LoomBulkheadServerAutoConfigurationTest {
                 .isInstanceOfSatisfying(InvalidBulkheadPropertyException.class, (ex) -> {
                     assertThat(ex.getProperty()).isEqualTo("loom.bulkhead.server.retry-after");
                     assertThat(ex.getValue()).isEqualTo("-2s");
+                }));
+    }
+
+    @Test
+    void negativeDisconnectCheckIntervalNamesItsKeyAsWritten() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.server.enabled=true",
+                    "loom.bulkhead.server.disconnect-check-interval=-1s")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .isInstanceOfSatisfying(InvalidBulkheadPropertyException.class, (ex) -> {
+                    assertThat(ex.getProperty()).isEqualTo("loom.bulkhead.server.disconnect-check-interval");
+                    assertThat(ex.getValue()).isEqualTo("-1s");
+                    assertThat(ex.getFix()).contains("or to 0 to check no connections");
                 }));
     }
 

@@ -2,23 +2,32 @@ package io.github.loombulkhead.autoconfigure.server;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.autoconfigure.server.WithdrawnRequests.Reason;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The life of one request's permit against a real bulkhead, driven by the async events a container sends: a
- * request that ends while it waits leaves the queue at once, and a permit goes back exactly once.
+ * The life of one request's permit against a real bulkhead, driven by the async events a container sends and by
+ * checks of its connection: a request that ends while it waits, or whose client is found gone, leaves the queue at
+ * once; a permit goes back exactly once; a grant waits for a check that reads the connection.
  */
 class RequestPermitTest {
 
@@ -80,12 +89,128 @@ class RequestPermitTest {
         assertThat(this.bulkhead.getCompletedCount()).isEqualTo(1);
     }
 
+    @Test
+    void checkThatFindsTheClientGoneWithdrawsTheRequestOnce() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        RecordingAsyncContext async = new RecordingAsyncContext();
+        CheckedStream stream = new CheckedStream(1);
+        RequestPermit permit = waiting(async, new ClientConnection(stream), Reason.CLIENT_DISCONNECTED);
+        assertThat(permit.checkConnection()).isFalse();
+        assertThat(this.bulkhead.getWaitingCount()).isZero();
+        assertThat(this.withdrawn).hasValue(1);
+        // The end of the request that follows changes nothing, and no permit goes to it.
+        async.complete();
+        assertThat(permit.checkConnection()).isFalse();
+        this.bulkhead.releasePermit();
+        assertThat(this.withdrawn).hasValue(1);
+        assertThat(async.dispatches).isZero();
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+        assertThat(stream.reads.get()).isEqualTo(2);
+    }
+
+    @Test
+    void checkOfAClientThatStaysKeepsTheRequestWaiting() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        RecordingAsyncContext async = new RecordingAsyncContext();
+        RequestPermit permit = waiting(async, new ClientConnection(new CheckedStream(0)), Reason.CLIENT_DISCONNECTED);
+        assertThat(permit.checkConnection()).isTrue();
+        assertThat(this.bulkhead.getWaitingCount()).isEqualTo(1);
+        this.bulkhead.releasePermit();
+        assertThat(async.dispatches).isEqualTo(1);
+        assertThat(permit.checkConnection()).isFalse();
+        assertThat(this.withdrawn).hasValue(0);
+    }
+
+    @Test
+    void permitGrantedDuringACheckIsDispatchedOnlyOnceTheCheckIsOver() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        RecordingAsyncContext async = new RecordingAsyncContext();
+        CheckedStream stream = new CheckedStream(0);
+        stream.blocked = new CountDownLatch(1);
+        RequestPermit permit = waiting(async, new ClientConnection(stream), Reason.CLIENT_DISCONNECTED);
+        Thread check = Thread.ofVirtual().start(permit::checkConnection);
+        assertThat(stream.reading.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread release = Thread.ofVirtual().start(this.bulkhead::releasePermit);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(() -> async.dispatches == 0);
+        stream.blocked.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> async.dispatches == 1);
+        check.join();
+        release.join();
+        assertThat(permit.start()).isTrue();
+        assertThat(this.withdrawn).hasValue(0);
+    }
+
     private RequestPermit waiting(RecordingAsyncContext async) {
-        RequestPermit permit = RequestPermit.waiting(this.bulkhead, async, (rejection) -> {
-            throw new AssertionError("not rejected: " + rejection);
-        }, this.withdrawn::incrementAndGet);
+        return waiting(async, null, Reason.REQUEST_ENDED);
+    }
+
+    private RequestPermit waiting(RecordingAsyncContext async, ClientConnection connection, Reason expected) {
+        RequestPermit permit = RequestPermit.waiting(this.bulkhead, async, new RequestPermit.Ending() {
+
+            @Override
+            public void rejected(BulkheadRejectedException rejection) {
+                throw new AssertionError("not rejected: " + rejection);
+            }
+
+            @Override
+            public void withdrawn(Reason reason) {
+                assertThat(reason).isEqualTo(expected);
+                RequestPermitTest.this.withdrawn.incrementAndGet();
+            }
+        }, connection);
         assertThat(this.bulkhead.acquireOrEnqueue(permit)).isFalse();
         return permit;
+    }
+
+    /** The input stream of a request without a body as Tomcat reports it: {@code available} bytes on every read. */
+    private static final class CheckedStream extends ServletInputStream {
+
+        private final int available;
+
+        final AtomicInteger reads = new AtomicInteger();
+
+        final CountDownLatch reading = new CountDownLatch(1);
+
+        volatile CountDownLatch blocked;
+
+        CheckedStream(int available) {
+            this.available = available;
+        }
+
+        @Override
+        public int available() {
+            this.reads.incrementAndGet();
+            this.reading.countDown();
+            if (this.blocked != null) {
+                try {
+                    this.blocked.await(10, TimeUnit.SECONDS);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(ex);
+                }
+            }
+            return this.available;
+        }
+
+        @Override
+        public boolean isFinished() {
+            return true;
+        }
+
+        @Override
+        public boolean isReady() {
+            return false;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+        }
+
+        @Override
+        public int read() {
+            return -1;
+        }
     }
 
     /** An async cycle that tells its listeners what a container tells them, and counts dispatches. */
@@ -93,7 +218,7 @@ class RequestPermitTest {
 
         private final List<AsyncListener> listeners = new ArrayList<>();
 
-        int dispatches;
+        volatile int dispatches;
 
         void error() throws Exception {
             for (AsyncListener listener : List.copyOf(this.listeners)) {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -25,6 +26,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
@@ -208,6 +211,19 @@ final class ServerApplication implements AutoCloseable {
                 gate.await();
                 out.write("last".getBytes());
             };
+        }
+
+        @PostMapping("/hold")
+        String holdWithBody(@RequestBody String body) {
+            gate.await();
+            return "held " + body;
+        }
+
+        /** Reads the (empty) body of a GET through the reader, as some filters and handlers do. */
+        @GetMapping("/reader")
+        String reader(HttpServletRequest request) throws IOException {
+            gate.await();
+            return "read " + request.getReader().read();
         }
 
         @GetMapping("/fail")

@@ -51,7 +51,8 @@ public final class ReplicaTotals {
 
     /**
      * The replicas' time series added point by point (all started at the same moment and sample at the same
-     * interval); a replica that ended earlier counts with its last point.
+     * interval). A replica whose series ended counts with its requests completed, its JVM's threads and heap as last
+     * seen, and nothing in flight, waiting or limiting.
      */
     static List<TimelinePoint> timeline(List<RunReport> runs) {
         int length = runs.stream().mapToInt((r) -> r.timeline().size()).max().orElse(0);
@@ -61,13 +62,14 @@ public final class ReplicaTotals {
             long elapsedMs = 0;
             for (RunReport run : runs) {
                 List<TimelinePoint> own = run.timeline();
-                if (own.isEmpty()) {
-                    continue;
-                }
-                TimelinePoint point = own.get(Math.min(i, own.size() - 1));
-                at.add(point);
                 if (i < own.size()) {
-                    elapsedMs = Math.max(elapsedMs, point.elapsedMs());
+                    at.add(own.get(i));
+                    elapsedMs = Math.max(elapsedMs, own.get(i).elapsedMs());
+                }
+                else if (!own.isEmpty()) {
+                    TimelinePoint last = own.get(own.size() - 1);
+                    at.add(new TimelinePoint(last.elapsedMs(), last.completed(), 0, 0, last.platformThreads(), 0,
+                            last.heapUsedBytes(), last.threadStackReservedDeltaBytes(), null));
                 }
             }
             points.add(new TimelinePoint(elapsedMs, sumPoints(at, TimelinePoint::completed),

@@ -29,7 +29,7 @@ class ReplicaTotalsTest {
     }
 
     @Test
-    void timelineAddsThePointsOfTheSameMomentAndKeepsAnEndedReplicasLastPoint() {
+    void timelineAddsThePointsOfTheSameMomentAndCountsAnEndedReplicaAsDone() {
         RunReport perProcess = this.report.runs().get(0);
         List<ReplicaReport> replicas = perProcess.replicas();
         assertThat(perProcess.timeline()).hasSize(22);
@@ -38,7 +38,13 @@ class ReplicaTotalsTest {
         assertThat(fifth.limit()).as("the limit of each replica, added").isEqualTo(300);
         TimelinePoint last = perProcess.timeline().get(21);
         assertThat(last.elapsedMs()).isEqualTo(2_200);
-        assertThat(last.completed()).isEqualTo(3_000);
+        assertThat(last.completed()).as("every replica's last count").isEqualTo(3_000);
+        // Only the third replica's series reaches point 22: the two that ended count nothing in flight nor a limit.
+        TimelinePoint thirdsLast = replicas.get(2).timeline().get(21);
+        assertThat(last.inFlight()).isEqualTo(thirdsLast.inFlight());
+        assertThat(last.limit()).isEqualTo(100);
+        assertThat(last.platformThreads()).as("the ended replicas' JVMs still run")
+            .isEqualTo(replicas.stream().mapToInt((r) -> r.timeline().get(r.timeline().size() - 1).platformThreads()).sum());
         assertThat(perProcess.peakInFlight())
             .isEqualTo(perProcess.timeline().stream().mapToInt(TimelinePoint::inFlight).max().orElseThrow());
     }

@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.limit.Outcome;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 
 /**
@@ -38,8 +37,7 @@ final class Permit {
     /** The response headers arrived with {@code status}. */
     void answered(HttpStatusCode status) {
         this.rtt = System.nanoTime() - this.start;
-        this.outcome = (status.value() == HttpStatus.SERVICE_UNAVAILABLE.value()
-                || status.value() == HttpStatus.TOO_MANY_REQUESTS.value()) ? Outcome.DROPPED : Outcome.SUCCESS;
+        this.outcome = Outcome.ofStatus(status.value());
     }
 
     /** The exchange failed before a response: a timeout or refused connection is a drop, anything else no sample. */

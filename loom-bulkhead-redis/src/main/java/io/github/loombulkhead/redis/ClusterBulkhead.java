@@ -1,6 +1,7 @@
 package io.github.loombulkhead.redis;
 
 import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,7 +18,9 @@ import io.github.loombulkhead.RejectionReason;
  * bulkhead keeps its thread-less FIFO queue; its limit is the number of leases this process holds. One virtual thread
  * per bulkhead, the <em>governor</em>, brings them in line with local demand (calls active + waiting) in one script
  * call: it gives back leases nobody uses, asks for what waiters need, and renews the rest, so Redis sees one request
- * per process, never one per waiting call.
+ * per process, never one per waiting call. A call that queues while the process holds no lease sends that script
+ * itself, without waiting (the reply grants the lease on the Redis client's I/O thread), which saves waking the governor
+ * twice; one script call of a bulkhead is under way at a time, whoever sent it.
  *
  * <p>When other processes wait, a process keeps at most its fair share (the limit divided by the processes that hold
  * or want permits); a released lease goes to the waiting processes in turn. Modes: {@code CLUSTER -> FALLBACK ->
@@ -46,6 +49,12 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     private final AtomicBoolean signalled = new AtomicBoolean();
 
+    /** A script call of this bulkhead is under way (the governor's, or a caller's asking for its first lease). */
+    private final AtomicBoolean calling = new AtomicBoolean();
+
+    /** The governor found a caller's script call under way: the reply wakes it. */
+    private final AtomicBoolean deferred = new AtomicBoolean();
+
     /** Another process released or the limit changed: sync even if nothing changed here. */
     private final AtomicBoolean remote = new AtomicBoolean();
 
@@ -69,16 +78,19 @@ public final class ClusterBulkhead implements AutoCloseable {
     /** The cluster-wide limit as last known. */
     private volatile int limit;
 
-    // Governor thread only.
-    private boolean initialized;
+    /** The limit was read from Redis once: callers may send a script themselves. */
+    private volatile boolean initialized;
 
+    /** Until when the process keeps to its share from before Redis went away. */
+    private volatile long settleUntil;
+
+    /** When a call last queued or completed: idle leases linger from then. */
+    private volatile long lastBusy;
+
+    // Governor thread only.
     private long lastSync;
 
     private int lastWant;
-
-    private long settleUntil;
-
-    private long lastBusy;
 
     private long fallbackSince;
 
@@ -98,6 +110,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         bulkhead.addListener(new BulkheadListener() {
             @Override
             public void onCompleted(Bulkhead completed, long executionNanos) {
+                ClusterBulkhead.this.lastBusy = System.nanoTime();
                 signal();
             }
         });
@@ -205,10 +218,30 @@ public final class ClusterBulkhead implements AutoCloseable {
     private void govern() {
         while (!this.closed) {
             this.signalled.set(false);
-            long waitNanos = step(System.nanoTime());
+            long waitNanos;
+            if (this.calling.compareAndSet(false, true)) {
+                try {
+                    waitNanos = step(System.nanoTime());
+                }
+                finally {
+                    this.calling.set(false);
+                }
+            }
+            else {
+                // A caller's script call is under way; its reply signals (looked at again in case it just ended).
+                this.deferred.set(true);
+                waitNanos = this.calling.get() ? POLL_NANOS : 0;
+            }
             if (!this.signalled.get() && !this.closed) {
                 LockSupport.parkNanos(this, waitNanos);
             }
+        }
+        long deadline = System.nanoTime() + this.config.getLeaseDuration().toNanos();
+        while (!this.calling.compareAndSet(false, true)) {
+            if (System.nanoTime() - deadline > 0) {
+                return;
+            }
+            LockSupport.parkNanos(this, POLL_NANOS / 50);
         }
         try {
             this.leases.sync(this.external.shrinkTo(0), 0, this.limit);
@@ -216,6 +249,64 @@ public final class ClusterBulkhead implements AutoCloseable {
         catch (RuntimeException ex) {
             logger.log(Level.DEBUG, () -> "Cluster bulkhead '" + getName() + "': leases left to expire", ex);
         }
+    }
+
+    /**
+     * On the caller's thread, right after it queued: when the process holds no lease, asks Redis for the waiters'
+     * leases without waking the governor. Returns whether the script was sent; the governor is signalled otherwise.
+     */
+    private boolean askForFirstLease() {
+        LeaseState last = this.state;
+        if (this.mode != ClusterMode.CLUSTER || !this.initialized || last == null || this.held != 0
+                || this.limitToStore.get() != 0 || !this.leases.async() || this.closed) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (now - this.settleUntil < 0 || !this.calling.compareAndSet(false, true)) {
+            return false;
+        }
+        // Re-read under the flag: the governor may have synced since.
+        int want = Math.min(this.external.waiting(), cap(now));
+        if (this.held != 0 || this.external.limit() != 0 || this.mode != ClusterMode.CLUSTER || want <= 0) {
+            this.calling.set(false);
+            return false;
+        }
+        long start = System.nanoTime();
+        CompletableFuture<LeaseState> reply;
+        try {
+            // No lease, so no permit in use: the process keeps nothing.
+            reply = this.leases.syncAsync(0, want, this.limit);
+        }
+        catch (RuntimeException ex) {
+            this.calling.set(false);
+            return false;
+        }
+        reply.whenComplete((granted, failure) -> {
+            boolean governorNeeded = true;
+            try {
+                if (failure == null) {
+                    this.listener.onRoundTrip(this, System.nanoTime() - start, null);
+                    this.renewals.increment();
+                    applied(granted, System.nanoTime());
+                    // All granted and used: the calls' completions wake the governor later, to let the leases linger and
+                    // go. A waiter that gave up meanwhile leaves a lease nobody will use: the governor gives it back.
+                    governorNeeded = granted.held() != want || granted.othersWaiting() > 0
+                            || this.external.active() + this.external.waiting() < granted.held();
+                }
+                else {
+                    // The governor syncs next and falls back if Redis is away: nothing is trusted until it claims
+                    // what is in use.
+                    this.remote.set(true);
+                }
+            }
+            finally {
+                this.calling.set(false);
+                if (this.deferred.getAndSet(false) || governorNeeded) {
+                    signal();
+                }
+            }
+        });
+        return true;
     }
 
     /** One round of the governor; returns how long to wait for the next one unless signalled. */
@@ -274,11 +365,18 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.renewals.increment();
         this.lastSync = now;
         this.lastWant = want;
-        this.held = reply.held();
-        this.state = reply;
         if (this.mode == ClusterMode.FALLBACK) {
             recovered(now);
         }
+        applied(reply, now);
+        long wait = (want > 0) ? POLL_NANOS : renewNanos;
+        return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
+    }
+
+    /** Applies a reply from Redis: the leases held, the limit, and the local limit they allow. */
+    private void applied(LeaseState reply, long now) {
+        this.held = reply.held();
+        this.state = reply;
         applyLimit(reply.limit());
         int usable = Math.min(reply.held(), cap(now));
         if (usable > this.external.limit()) {
@@ -288,8 +386,6 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.external.shrinkTo(usable);
             signal();
         }
-        long wait = (want > 0) ? POLL_NANOS : renewNanos;
-        return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
     }
 
     /** Takes the cluster-wide limit from Redis, and shows it as the local bulkhead's ceiling. */
@@ -380,7 +476,10 @@ public final class ClusterBulkhead implements AutoCloseable {
                 Thread.startVirtualThread(ClusterBulkhead.this::rejectWaiting);
             }
             else {
-                signal();
+                ClusterBulkhead.this.lastBusy = System.nanoTime();
+                if (!askForFirstLease()) {
+                    signal();
+                }
             }
         }
 

@@ -1,7 +1,6 @@
 package io.github.loombulkhead.redis;
 
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -11,11 +10,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.loombulkhead.Bulkhead;
+import io.lettuce.core.RedisClient;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * The cluster bulkheads of one process against one Redis: each process gets an id, leases are kept under
@@ -24,6 +21,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  *
  * <pre>
  * ClusterBulkheads cluster = ClusterBulkheads.create(redisConnectionFactory, "orders-service:prod");
+ * // or, without Spring: ClusterBulkheads.create(RedisClient.create("redis://redis.internal"), "orders-service:prod")
  * cluster.attach(registry.bulkhead("inventory"), ClusterConfig.ofDefaults());
  * </pre>
  */
@@ -32,40 +30,58 @@ public final class ClusterBulkheads implements AutoCloseable {
     /** Default key prefix. */
     public static final String DEFAULT_KEY_PREFIX = "loom-bulkhead";
 
-    private final StringRedisTemplate redis;
+    private final ScriptRunner scripts;
 
     private final String keyPrefix;
 
     private final String processId;
 
-    private final RedisMessageListenerContainer messages;
+    private final LeaseMessages messages;
 
     private final ClusterListener listener;
 
     private final Map<String, ClusterBulkhead> bulkheads = new ConcurrentHashMap<>();
 
-    private ClusterBulkheads(RedisConnectionFactory connectionFactory, String keyPrefix, ClusterListener listener) {
-        this.keyPrefix = requireKeyPrefix(keyPrefix);
-        this.redis = new StringRedisTemplate(Objects.requireNonNull(connectionFactory, "connectionFactory must not be null"));
+    private ClusterBulkheads(String keyPrefix, ClusterListener listener, ScriptRunner scripts, LeaseMessages messages) {
+        this.keyPrefix = keyPrefix;
+        this.listener = listener;
+        this.scripts = scripts;
+        this.messages = messages;
         this.processId = ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        this.listener = Objects.requireNonNull(listener, "listener must not be null");
-        this.messages = new RedisMessageListenerContainer();
-        this.messages.setConnectionFactory(connectionFactory);
-        this.messages.setRecoveryInterval(500);
-        this.messages.afterPropertiesSet();
-        this.messages.start();
     }
 
-    /** Cluster bulkheads against the Redis of {@code connectionFactory}, with keys under {@code keyPrefix}. */
+    /**
+     * Cluster bulkheads against the Redis of {@code connectionFactory}, with keys under {@code keyPrefix}. With
+     * Lettuce, scripts run asynchronously on the connection the factory hands out; pub/sub uses a listener container.
+     */
     public static ClusterBulkheads create(RedisConnectionFactory connectionFactory, String keyPrefix) {
-        return new ClusterBulkheads(connectionFactory, keyPrefix, new ClusterListener() {
+        return create(connectionFactory, keyPrefix, new ClusterListener() {
         });
     }
 
     /** As {@link #create(RedisConnectionFactory, String)}, with a listener for every cluster bulkhead's events. */
     public static ClusterBulkheads create(RedisConnectionFactory connectionFactory, String keyPrefix,
             ClusterListener listener) {
-        return new ClusterBulkheads(connectionFactory, keyPrefix, listener);
+        Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+        return new ClusterBulkheads(requireKeyPrefix(keyPrefix), Objects.requireNonNull(listener, "listener must not be null"),
+                new ConnectionFactoryScripts(connectionFactory), new ListenerContainerMessages(connectionFactory));
+    }
+
+    /**
+     * Cluster bulkheads against the Redis of a Lettuce {@code redisClient} (for applications without Spring), with
+     * keys under {@code keyPrefix}: one connection for scripts and one for pub/sub, opened here and closed by
+     * {@link #close()}; the client stays the caller's. Redis need not be up yet: the bulkheads start in their fallback.
+     */
+    public static ClusterBulkheads create(RedisClient redisClient, String keyPrefix) {
+        return create(redisClient, keyPrefix, new ClusterListener() {
+        });
+    }
+
+    /** As {@link #create(RedisClient, String)}, with a listener for every cluster bulkhead's events. */
+    public static ClusterBulkheads create(RedisClient redisClient, String keyPrefix, ClusterListener listener) {
+        Objects.requireNonNull(redisClient, "redisClient must not be null");
+        return new ClusterBulkheads(requireKeyPrefix(keyPrefix), Objects.requireNonNull(listener, "listener must not be null"),
+                new RedisClientScripts(redisClient), new RedisClientMessages(redisClient));
     }
 
     static String requireKeyPrefix(String keyPrefix) {
@@ -101,19 +117,11 @@ public final class ClusterBulkheads implements AutoCloseable {
         }
         LeaseKeys keys = LeaseKeys.of(this.keyPrefix, name);
         ClusterBulkhead cluster = new ClusterBulkhead(bulkhead, config,
-                new RedisLeases(this.redis, keys, this.processId, config), this.listener);
+                new RedisLeases(this.scripts, keys, this.processId, config), this.listener);
         if (this.bulkheads.putIfAbsent(name, cluster) != null) {
             throw new IllegalArgumentException("Bulkhead '" + name + "' already has a cluster limit");
         }
-        try {
-            this.messages.addMessageListener((message, pattern) -> cluster
-                .remoteSignal(new String(message.getBody(), StandardCharsets.UTF_8)), new ChannelTopic(keys.channel()));
-        }
-        catch (RuntimeException ex) {
-            // The container subscribes again once Redis is back; until then the governor polls.
-            System.getLogger(ClusterBulkheads.class.getName()).log(System.Logger.Level.WARNING, "Cluster bulkhead '"
-                    + name + "': cannot subscribe to " + keys.channel() + " yet, polling meanwhile: " + ex);
-        }
+        this.messages.subscribe(keys.channel(), cluster::remoteSignal);
         cluster.start();
         return cluster;
     }
@@ -135,15 +143,11 @@ public final class ClusterBulkheads implements AutoCloseable {
         return this.processId;
     }
 
-    /** Stops every cluster bulkhead (giving back unused leases) and the pub/sub connection. */
+    /** Stops every cluster bulkhead (giving back unused leases) and the connections opened here. */
     @Override
     public void close() {
         this.bulkheads.values().forEach(ClusterBulkhead::close);
-        try {
-            this.messages.destroy();
-        }
-        catch (Exception ex) {
-            System.getLogger(ClusterBulkheads.class.getName()).log(System.Logger.Level.DEBUG, "pub/sub container did not stop cleanly", ex);
-        }
+        this.messages.close();
+        this.scripts.close();
     }
 }

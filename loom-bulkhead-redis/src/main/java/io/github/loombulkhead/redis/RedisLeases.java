@@ -1,13 +1,8 @@
 package io.github.loombulkhead.redis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The leases of one cluster bulkhead in Redis, changed only by server-side scripts that read Redis's own clock
@@ -15,61 +10,60 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class RedisLeases {
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> SYNC = script("sync.lua", List.class);
-
-    private static final RedisScript<Long> INIT = script("init.lua", Long.class);
-
-    private static final RedisScript<Long> CHANGE_LIMIT = script("change-limit.lua", Long.class);
-
-    private final StringRedisTemplate redis;
+    private final ScriptRunner scripts;
 
     private final LeaseKeys keys;
+
+    private final List<String> syncKeys;
 
     private final String process;
 
     private final String leaseMillis;
 
-    RedisLeases(StringRedisTemplate redis, LeaseKeys keys, String process, ClusterConfig config) {
-        this.redis = redis;
+    RedisLeases(ScriptRunner scripts, LeaseKeys keys, String process, ClusterConfig config) {
+        this.scripts = scripts;
         this.keys = keys;
+        this.syncKeys = keys.sync();
         this.process = process;
         this.leaseMillis = Long.toString(config.getLeaseDuration().toMillis());
     }
 
-    /** The script's text is read once: a resource would be looked up again on every call to check for changes. */
-    private static <T> RedisScript<T> script(String name, Class<T> type) {
-        try (InputStream in = RedisLeases.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing script " + name + " next to " + RedisLeases.class.getName());
-            }
-            return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), type);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("cannot read script " + name, ex);
-        }
-    }
-
     /** Applies a configured limit that differs from the one last configured; returns the limit in force. */
     int init(int configuredLimit) {
-        Long limit = this.redis.execute(INIT, List.of(this.keys.limit(), this.keys.configured()),
-                Integer.toString(configuredLimit));
-        return limit.intValue();
+        Object limit = this.scripts.await(LeaseScript.INIT, List.of(this.keys.limit(), this.keys.configured()),
+                List.of(Integer.toString(configuredLimit)));
+        return ((Number) limit).intValue();
     }
 
     /**
      * Keeps {@code keep} leases (giving the rest back, or claiming more after Redis lost them), asks for {@code want}
-     * more, renews them all, and returns the leases held now.
+     * more, renews them all, and returns the leases held now; waits for the reply.
      */
     LeaseState sync(int keep, int want, int limitIfUnset) {
-        List<?> reply = this.redis.execute(SYNC, this.keys.sync(), this.process, Integer.toString(keep),
-                Integer.toString(want), this.leaseMillis, Integer.toString(limitIfUnset), this.keys.channel());
-        return LeaseState.of(reply);
+        return LeaseState.of((List<?>) this.scripts.await(LeaseScript.SYNC, this.syncKeys, syncArgs(keep, want, limitIfUnset)));
+    }
+
+    /** As {@link #sync}, without waiting: the reply completes the future on the client's I/O thread. */
+    CompletableFuture<LeaseState> syncAsync(int keep, int want, int limitIfUnset) {
+        // Bounded like a blocking call: a client that queues commands while disconnected would never answer.
+        return this.scripts.run(LeaseScript.SYNC, this.syncKeys, syncArgs(keep, want, limitIfUnset))
+            .orTimeout(this.scripts.timeoutMillis(), TimeUnit.MILLISECONDS)
+            .thenApply((reply) -> LeaseState.of((List<?>) reply));
+    }
+
+    /** Whether {@link #syncAsync} returns before Redis replies (it runs the script on the caller's thread otherwise). */
+    boolean async() {
+        return this.scripts.async();
+    }
+
+    private List<String> syncArgs(int keep, int want, int limitIfUnset) {
+        return List.of(this.process, Integer.toString(keep), Integer.toString(want), this.leaseMillis,
+                Integer.toString(limitIfUnset), this.keys.channel());
     }
 
     /** Sets the cluster-wide limit and wakes every process. */
     void changeLimit(int limit) {
-        this.redis.execute(CHANGE_LIMIT, List.of(this.keys.limit()), Integer.toString(limit), this.keys.channel());
+        this.scripts.await(LeaseScript.CHANGE_LIMIT, List.of(this.keys.limit()), List.of(Integer.toString(limit), this.keys.channel()));
     }
 
     String channel() {

@@ -9,8 +9,12 @@
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local me, keep, want, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-redis.call('SET', KEYS[1], ARGV[5], 'NX')
-local limit = tonumber(redis.call('GET', KEYS[1]))
+local limit = redis.call('GET', KEYS[1])
+if not limit then
+    redis.call('SET', KEYS[1], ARGV[5])
+    limit = ARGV[5]
+end
+limit = tonumber(limit)
 local inflight = tonumber(redis.call('HGET', KEYS[7], 'inflight') or '0')
 
 -- Processes that stopped renewing lose their leases.
@@ -25,11 +29,28 @@ end
 
 -- The process keeps what it says it keeps, plus what was handed to it since it last looked.
 local old = tonumber(redis.call('HGET', KEYS[2], me) or '0')
-local held = keep + tonumber(redis.call('HGET', KEYS[6], me) or '0')
-redis.call('HDEL', KEYS[6], me)
+local pending = redis.call('HGET', KEYS[6], me)
+local held = keep
+if pending then
+    held = held + tonumber(pending)
+    redis.call('HDEL', KEYS[6], me)
+end
 inflight = inflight + held - old
-redis.call('HSET', KEYS[2], me, held)
 redis.call('ZADD', KEYS[3], now + lease, me)
+
+-- Nobody waits and what the process wants is free: no queue to keep, no turn to take (the common case, kept short).
+if (want == 0 or inflight + want <= limit) and redis.call('ZCARD', KEYS[5]) == 0 then
+    held = held + want
+    inflight = inflight + want
+    if held > 0 then
+        redis.call('HSET', KEYS[2], me, held)
+    else
+        redis.call('HDEL', KEYS[2], me)
+    end
+    redis.call('HSET', KEYS[7], 'inflight', inflight)
+    return { held, inflight, limit, 0, redis.call('ZCARD', KEYS[3]), math.ceil(limit / math.max(1, redis.call('HLEN', KEYS[2]))) }
+end
+redis.call('HSET', KEYS[2], me, held)
 
 local newcomer = false
 if want > 0 then

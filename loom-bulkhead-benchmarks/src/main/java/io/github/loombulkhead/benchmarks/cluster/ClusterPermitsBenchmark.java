@@ -18,6 +18,8 @@ import io.github.loombulkhead.redis.ClusterBulkhead;
 import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.redis.ClusterConfig;
 import io.github.loombulkhead.redis.ClusterListener;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import org.redisson.Redisson;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
@@ -64,6 +66,19 @@ public final class ClusterPermitsBenchmark {
                 row("  of which one script call to Redis (acquire or release)", trips);
                 System.out.println("  Redis " + cluster.connectionFactory.getConnection().serverCommands().info("commandstats")
                     .getProperty("cmdstat_evalsha"));
+            }
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port));
+            try (ClusterBulkheads plain = ClusterBulkheads.create(client, "latency-" + UUID.randomUUID())) {
+                Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom()
+                    .maxConcurrentCalls(LIMIT)
+                    .maxWaitDuration(Duration.ofSeconds(30))
+                    .build());
+                plain.attach(bulkhead, ClusterConfig.ofDefaults());
+                row("loom-bulkhead-redis from a Lettuce RedisClient, 50 ms idle between calls",
+                        latency(longIdleCalls, permit(bulkhead), 50));
+            }
+            finally {
+                client.shutdown();
             }
             RedissonClient redisson = redisson(redis.port);
             try {

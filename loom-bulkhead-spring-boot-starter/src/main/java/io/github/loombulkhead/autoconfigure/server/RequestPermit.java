@@ -7,14 +7,19 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.Waiter;
 import io.github.loombulkhead.autoconfigure.server.WithdrawnRequests.Reason;
+import io.github.loombulkhead.limit.Outcome;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * The permit of one request: a {@link Waiter} while the request waits in async mode without a thread, then the
  * {@link AsyncListener} that gives the permit back, exactly once, when the response completes. It follows the
- * request through every asynchronous cycle (async controllers, streaming) by re-registering itself.
+ * request through every asynchronous cycle (async controllers, streaming) by re-registering itself. An adaptive
+ * bulkhead takes the request as one sample: its time holding the permit, and a drop when it failed with one of the
+ * bulkhead's drop types or was answered {@code 503} or {@code 429}.
  *
  * <p>{@code WAITING -> GRANTED -> RUNNING -> DONE}; {@code WAITING -> DONE} when rejected or withdrawn;
  * {@code GRANTED -> DONE} when the request ended before its dispatch ran. A request that got a permit at once
@@ -46,6 +51,11 @@ final class RequestPermit extends Waiter implements AsyncListener {
 
     private volatile long startNanos;
 
+    private volatile int inflightAtStart = -1;
+
+    /** What an asynchronous cycle of the running request failed with; null if nothing failed. */
+    private volatile Throwable failure;
+
     private RequestPermit(Bulkhead bulkhead, int state, AsyncContext waiting, Ending ending,
             ClientConnection connection) {
         this.bulkhead = bulkhead;
@@ -54,6 +64,9 @@ final class RequestPermit extends Waiter implements AsyncListener {
         this.ending = ending;
         this.connection = connection;
         this.startNanos = System.nanoTime();
+        if (state == RUNNING) {
+            countInflight();
+        }
     }
 
     /** A permit taken at once; the request runs on its own thread now. */
@@ -97,6 +110,7 @@ final class RequestPermit extends Waiter implements AsyncListener {
     boolean start() {
         if (this.state.compareAndSet(GRANTED, RUNNING)) {
             this.startNanos = System.nanoTime();
+            countInflight();
             return true;
         }
         return false;
@@ -107,11 +121,19 @@ final class RequestPermit extends Waiter implements AsyncListener {
         this.state.set(DONE);
     }
 
-    /** Gives the permit back if this request still holds it; later calls do nothing. */
-    void release() {
+    private void countInflight() {
+        this.inflightAtStart = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
+    }
+
+    /**
+     * Gives the permit back if this request still holds it, with what its {@code response} and {@code failure}
+     * (null if none) tell an adaptive bulkhead; later calls do nothing.
+     */
+    void release(ServletResponse response, Throwable failure) {
         int previous = this.state.getAndSet(DONE);
         if (previous == RUNNING) {
-            this.bulkhead.onComplete(System.nanoTime() - this.startNanos);
+            long nanos = System.nanoTime() - this.startNanos;
+            this.bulkhead.onComplete(nanos, nanos, this.inflightAtStart, outcomeOf(response, failure));
         }
         else if (previous == GRANTED) {
             // Dispatched, but the request ended before it ran.
@@ -166,11 +188,18 @@ final class RequestPermit extends Waiter implements AsyncListener {
         }
     }
 
+    private Outcome outcomeOf(ServletResponse response, Throwable failure) {
+        if (failure != null) {
+            return this.bulkhead.outcomeOf(failure);
+        }
+        return (response instanceof HttpServletResponse http) ? Outcome.ofStatus(http.getStatus()) : Outcome.SUCCESS;
+    }
+
     @Override
     public void onComplete(AsyncEvent event) {
         awaitCheck();
         if (!withdraw(Reason.REQUEST_ENDED)) {
-            release();
+            release(event.getSuppliedResponse(), this.failure);
         }
     }
 
@@ -183,7 +212,9 @@ final class RequestPermit extends Waiter implements AsyncListener {
     @Override
     public void onError(AsyncEvent event) {
         awaitCheck();
-        withdraw(Reason.REQUEST_ENDED);
+        if (!withdraw(Reason.REQUEST_ENDED) && event.getThrowable() != null) {
+            this.failure = event.getThrowable();
+        }
     }
 
     @Override

@@ -93,15 +93,20 @@ public class ServerBulkheadFilter implements Filter {
     private void runHolding(RequestPermit permit, HttpServletRequest request, HttpServletResponse response,
             FilterChain chain) throws IOException, ServletException {
         request.setAttribute(PERMIT_ATTRIBUTE, permit);
+        Throwable failure = null;
         try {
             chain.doFilter(request, response);
+        }
+        catch (IOException | ServletException | RuntimeException | Error ex) {
+            failure = ex;
+            throw ex;
         }
         finally {
             if (request.isAsyncStarted()) {
                 request.getAsyncContext().addListener(permit);
             }
             else {
-                permit.release();
+                permit.release(response, failure);
             }
         }
     }

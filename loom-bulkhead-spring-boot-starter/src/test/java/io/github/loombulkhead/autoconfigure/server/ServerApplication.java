@@ -2,6 +2,7 @@ package io.github.loombulkhead.autoconfigure.server;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +26,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -229,6 +232,22 @@ final class ServerApplication implements AutoCloseable {
         @GetMapping("/fail")
         String fail() throws IOException {
             throw new IOException("handler failed");
+        }
+
+        @GetMapping("/unavailable")
+        ResponseEntity<String> unavailable() {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("unavailable");
+        }
+
+        @GetMapping("/callable-unavailable")
+        Callable<ResponseEntity<String>> callableUnavailable() {
+            return () -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("unavailable");
+        }
+
+        /** A downstream call that timed out and was not handled. */
+        @GetMapping("/timeout")
+        String timeout() throws IOException {
+            throw new SocketTimeoutException("downstream read timed out");
         }
     }
 }

@@ -1,0 +1,42 @@
+package io.github.loombulkhead.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A Lua script of the lease keys, read once from the class path, with its SHA-1 for {@code EVALSHA}.
+ * @param name the resource's name next to this class
+ * @param text the script
+ * @param sha1 the script's SHA-1, lower-case hex, as Redis names it
+ * @param list whether it returns a list ({@code true}) or an integer
+ */
+record LeaseScript(String name, String text, String sha1, boolean list) {
+
+    static final LeaseScript SYNC = load("sync.lua", true);
+
+    static final LeaseScript INIT = load("init.lua", false);
+
+    static final LeaseScript CHANGE_LIMIT = load("change-limit.lua", false);
+
+    private static LeaseScript load(String name, boolean list) {
+        try (InputStream in = LeaseScript.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script " + name + " next to " + LeaseScript.class.getName());
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return new LeaseScript(name, text, HexFormat.of().formatHex(digest), list);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("cannot read script " + name, ex);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-1 is missing from this JVM", ex);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.github.loombulkhead.redis;
+
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+/**
+ * Messages on a pub/sub connection of its own from a Lettuce {@link RedisClient}, which subscribes again after a
+ * reconnect. While the first connect fails it is retried every 500 ms on a virtual thread; the governors poll meanwhile.
+ */
+final class RedisClientMessages implements LeaseMessages {
+
+    private static final System.Logger logger = System.getLogger(ClusterBulkheads.class.getName());
+
+    private static final long RETRY_MILLIS = 500;
+
+    private final RedisClient client;
+
+    private final Map<String, Consumer<String>> listeners = new ConcurrentHashMap<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Guarded by lock. */
+    private StatefulRedisPubSubConnection<String, String> connection;
+
+    /** Guarded by lock. */
+    private Thread retrying;
+
+    private volatile boolean closed;
+
+    RedisClientMessages(RedisClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public void subscribe(String channel, Consumer<String> onMessage) {
+        this.listeners.put(channel, onMessage);
+        this.lock.lock();
+        try {
+            if (this.connection != null) {
+                this.connection.async().subscribe(channel);
+            }
+            else if (!tryConnect()) {
+                retryLater();
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Guarded by lock: connects and subscribes to every channel so far. */
+    private boolean tryConnect() {
+        if (this.closed) {
+            return true;
+        }
+        try {
+            StatefulRedisPubSubConnection<String, String> opened = this.client.connectPubSub();
+            opened.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    Consumer<String> listener = RedisClientMessages.this.listeners.get(channel);
+                    if (listener != null) {
+                        listener.accept(message);
+                    }
+                }
+            });
+            opened.sync().subscribe(this.listeners.keySet().toArray(String[]::new));
+            this.connection = opened;
+            return true;
+        }
+        catch (RuntimeException ex) {
+            logger.log(Level.WARNING, "cannot subscribe to cluster bulkhead messages yet, polling meanwhile: " + ex);
+            return false;
+        }
+    }
+
+    /** Guarded by lock. */
+    private void retryLater() {
+        if (this.retrying != null) {
+            return;
+        }
+        this.retrying = Thread.ofVirtual().name("loom-bulkhead-cluster-subscribe").start(() -> {
+            boolean connected = false;
+            while (!connected && !this.closed) {
+                try {
+                    Thread.sleep(RETRY_MILLIS);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                this.lock.lock();
+                try {
+                    connected = tryConnect();
+                    if (connected) {
+                        this.retrying = null;
+                    }
+                }
+                finally {
+                    this.lock.unlock();
+                }
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        this.lock.lock();
+        try {
+            this.closed = true;
+            if (this.retrying != null) {
+                this.retrying.interrupt();
+            }
+            if (this.connection != null) {
+                this.connection.close();
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+}

@@ -44,7 +44,13 @@ public enum Mode {
     NETFLIX_VEGAS("netflix-vegas"),
 
     /** A virtual thread per task through Netflix's {@code SimpleLimiter} with {@code AIMDLimit}, blocking. */
-    NETFLIX_AIMD("netflix-aimd");
+    NETFLIX_AIMD("netflix-aimd"),
+
+    /**
+     * Like {@code loom-bulkhead-http}, but its {@code @Bulkhead} is a cluster bulkhead on Redis: the limit holds
+     * across every replica of the caller, not per process. Runs only when named in {@code loom.sample.modes}.
+     */
+    LOOM_BULKHEAD_CLUSTER("loom-bulkhead-cluster");
 
     private final String id;
 
@@ -62,9 +68,19 @@ public enum Mode {
         return this != VIRTUAL_UNBOUNDED;
     }
 
-    /** All mode ids in the order the comparison runs them by default. */
+    /** All mode ids, those that run by default first, in their order. */
     public static List<String> ids() {
         return Arrays.stream(values()).map(Mode::id).toList();
+    }
+
+    /** The modes a comparison runs when none are named: all but {@code loom-bulkhead-cluster}, which needs Redis. */
+    public static List<Mode> defaults() {
+        return Arrays.stream(values()).filter((mode) -> mode != LOOM_BULKHEAD_CLUSTER).toList();
+    }
+
+    /** The ids of {@link #defaults()}. */
+    public static List<String> defaultIds() {
+        return defaults().stream().map(Mode::id).toList();
     }
 
     /** The mode with this id, if any. */

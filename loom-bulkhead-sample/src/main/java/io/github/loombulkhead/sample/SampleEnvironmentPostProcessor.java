@@ -1,5 +1,6 @@
 package io.github.loombulkhead.sample;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,18 +13,24 @@ import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcesso
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MapPropertySource;
 
 /**
  * Defaults that follow from the role and the scenario, at the lowest precedence so any explicit setting
  * wins: the callee gets Tomcat with {@code capacity} platform worker threads; the caller runs on virtual
  * threads (which activates loom-bulkhead), sizes the {@code callee} bulkhead from the scenario, makes the
- * {@code callee-adaptive} bulkhead adaptive with the adaptive max limit as its ceiling, and has no web server
- * during a comparison.
+ * {@code callee-adaptive} bulkhead adaptive with the adaptive max limit as its ceiling, sizes the
+ * {@code callee-cluster} bulkhead like {@code callee} and shares it through Redis when {@code spring.data.redis.*}
+ * is set (otherwise Redis is left alone, its health check too), and has no web server during a comparison.
  */
 class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
     static final String SOURCE_NAME = "loomSampleDefaults";
+
+    private static final String REDIS_PREFIX = "spring.data.redis.";
+
+    private static final String REDIS_ENV_PREFIX = "SPRING_DATA_REDIS_";
 
     @Override
     public int getOrder() {
@@ -63,6 +70,18 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             defaults.put(adaptive + "max-concurrent-calls", scenario.adaptiveMaxLimit());
             defaults.put(adaptive + "queue-capacity", Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
             defaults.put(adaptive + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
+            String cluster = "loom.bulkhead.instances." + Modes.CLUSTER_BULKHEAD_NAME + ".";
+            defaults.put(cluster + "max-concurrent-calls", scenario.limit());
+            defaults.put(cluster + "queue-capacity", Math.max(scenario.requests(), BulkheadConfig.DEFAULT_QUEUE_CAPACITY));
+            defaults.put(cluster + "max-wait-duration", scenario.modeDeadline().toMillis() + "ms");
+            if (isRedisConfigured(environment)) {
+                defaults.put(cluster + "cluster.enabled", "true");
+                // A Redis that hangs is noticed in half a second rather than Lettuce's 60 s (see docs/cluster.md).
+                defaults.put("spring.data.redis.timeout", "500ms");
+            }
+            else {
+                defaults.put("management.health.redis.enabled", "false");
+            }
             if (properties.isCompare() || properties.isServerCompare()) {
                 defaults.put("spring.main.web-application-type", "none");
             }
@@ -72,5 +91,14 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
             }
         }
         environment.getPropertySources().addLast(new MapPropertySource(SOURCE_NAME, defaults));
+    }
+
+    /** Whether any {@code spring.data.redis.*} property is set, from any source. */
+    static boolean isRedisConfigured(ConfigurableEnvironment environment) {
+        return environment.getPropertySources()
+            .stream()
+            .filter(EnumerablePropertySource.class::isInstance)
+            .flatMap((source) -> Arrays.stream(((EnumerablePropertySource<?>) source).getPropertyNames()))
+            .anyMatch((name) -> name.startsWith(REDIS_PREFIX) || name.startsWith(REDIS_ENV_PREFIX));
     }
 }

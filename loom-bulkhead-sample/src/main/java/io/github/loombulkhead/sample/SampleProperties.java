@@ -37,6 +37,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * per mode is printed when it ends).
  * @param callee The slow service.
  * @param adaptive The modes that find their limit while they run.
+ * @param replicas Number of caller processes (JVMs of this jar) the comparison runs at once against the one callee,
+ * each with its share of loom.sample.requests; 1 runs every mode in this JVM.
+ * @param replica A caller process of a comparison with several replicas.
  */
 @ConfigurationProperties("loom.sample")
 public record SampleProperties(@Nullable String run, @DefaultValue("caller") Role role,
@@ -45,7 +48,8 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
         @Nullable List<String> modes, @DefaultValue("target/loom-bulkhead-report") Path reportDir,
         @DefaultValue("100ms") Duration sampleInterval, @DefaultValue("3500") int warmupRequests,
         @DefaultValue("true") boolean retainedHeap, @DefaultValue("true") boolean progress,
-        @DefaultValue Callee callee, @DefaultValue Adaptive adaptive) {
+        @DefaultValue Callee callee, @DefaultValue Adaptive adaptive, @DefaultValue("1") int replicas,
+        @DefaultValue Replica replica) {
 
     /** The value of {@code loom.sample.run} that runs the client comparison. */
     public static final String RUN_COMPARE = "compare";
@@ -64,14 +68,29 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
         positive("loom.sample.connect-timeout", connectTimeout);
         positive("loom.sample.sample-interval", sampleInterval);
         atLeast("loom.sample.warmup-requests", warmupRequests, 0);
+        atLeast("loom.sample.replicas", replicas, 1);
         if (modes != null) {
             checkModes(modes);
+        }
+        if (requests != null && requests < replicas) {
+            throw new SampleArgumentException("loom.sample.requests (" + requests + ") must be at least "
+                    + "loom.sample.replicas (" + replicas + "), so that every replica has a request");
         }
     }
 
     /** Whether this process runs the comparison and exits. */
     public boolean isCompare() {
         return RUN_COMPARE.equals(this.run);
+    }
+
+    /** Whether this process coordinates a comparison whose modes run in several caller processes. */
+    public boolean isReplicated() {
+        return isCompare() && this.replicas > 1 && this.replica.index() == null;
+    }
+
+    /** Whether this process is one of the callers of a comparison with several replicas. */
+    public boolean isReplica() {
+        return this.replica.index() != null;
     }
 
     /** Whether this process runs the server comparison and exits. */
@@ -176,6 +195,30 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
 
         public Adaptive {
             atLeast("loom.sample.adaptive.max-limit", maxLimit, 1);
+        }
+    }
+
+    /**
+     * A caller process of a comparison with several replicas, and how the comparison starts them.
+     *
+     * @param index Position of this process among the replicas, from 0; set by the comparison that started it.
+     * @param gate Directory through which the replicas start each mode at the same moment; set by the comparison.
+     * @param jvmArguments JVM options of each replica the comparison starts.
+     * @param startupTimeout How long the comparison waits for every replica to be ready for a mode.
+     * @param redisServer The redis-server binary started for loom-bulkhead-cluster when spring.data.redis.* is not
+     * set (Debian package redis-server).
+     */
+    public record Replica(@Nullable Integer index, @Nullable Path gate,
+            @DefaultValue("-Xmx512m") List<String> jvmArguments, @DefaultValue("120s") Duration startupTimeout,
+            @DefaultValue("redis-server") String redisServer) {
+
+        public Replica {
+            atLeast("loom.sample.replica.index", index, 0);
+            positive("loom.sample.replica.startup-timeout", startupTimeout);
+            if (redisServer.isBlank()) {
+                throw new SampleArgumentException("loom.sample.replica.redis-server must name the redis-server binary, "
+                        + "such as redis-server or /usr/bin/redis-server");
+            }
         }
     }
 }

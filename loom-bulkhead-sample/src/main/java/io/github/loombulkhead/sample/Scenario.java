@@ -29,7 +29,7 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
         SampleProperties.Callee callee = properties.callee();
         List<Mode> modes = (properties.modes() != null)
                 ? properties.modes().stream().map((id) -> Mode.fromId(id).orElseThrow()).toList()
-                : List.of(Mode.values());
+                : Mode.defaults();
         return new Scenario(scale, orElse(properties.requests(), scale.requests()),
                 orElse(properties.limit(), scale.limit()), orElse(callee.capacity(), scale.calleeCapacity()),
                 orElse(callee.latency(), scale.calleeLatency()), orElse(properties.readTimeout(), scale.readTimeout()),

@@ -20,7 +20,7 @@ class SamplePropertiesTest {
     void defaultScaleIsTheReferenceScaledDownKeepingItsRatios() {
         Scenario scenario = Scenario.from(bind(Map.of()));
         assertThat(scenario).isEqualTo(new Scenario(Scale.DEFAULT, 1_000, 100, 200, Duration.ofMillis(300),
-                Duration.ofMillis(500), Duration.ofMillis(500), List.of(Mode.values()), 1_000, List.of()));
+                Duration.ofMillis(500), Duration.ofMillis(500), Mode.defaults(), 1_000, List.of()));
         assertThat(scenario.littlesLawBound()).isEqualTo(Duration.ofMillis(1_500));
         assertThat(scenario.readTimeout()).isLessThan(scenario.calleeLatency().multipliedBy(2));
     }
@@ -70,7 +70,29 @@ class SamplePropertiesTest {
     }
 
     @Test
+    void replicasDefaultToOneProcessAndTheClusterModeRunsOnlyWhenNamed() {
+        SampleProperties single = bind(Map.of("loom.sample.run", "compare"));
+        assertThat(single.replicas()).isEqualTo(1);
+        assertThat(single.isReplicated()).isFalse();
+        assertThat(Scenario.from(single).modes()).doesNotContain(Mode.LOOM_BULKHEAD_CLUSTER);
+        SampleProperties coordinator = bind(Map.of("loom.sample.run", "compare", "loom.sample.replicas", "3",
+                "loom.sample.modes", "loom-bulkhead,loom-bulkhead-cluster"));
+        assertThat(coordinator.isReplicated()).isTrue();
+        assertThat(coordinator.isReplica()).isFalse();
+        assertThat(Scenario.from(coordinator).modes()).containsExactly(Mode.LOOM_BULKHEAD, Mode.LOOM_BULKHEAD_CLUSTER);
+        SampleProperties replica = bind(Map.of("loom.sample.run", "compare", "loom.sample.replicas", "3",
+                "loom.sample.replica.index", "2"));
+        assertThat(replica.isReplicated()).as("a replica runs its modes itself").isFalse();
+        assertThat(replica.isReplica()).isTrue();
+        assertThat(replica.replica().redisServer()).isEqualTo("redis-server");
+    }
+
+    @Test
     void badValuesAreRejectedByName() {
+        assertRejected(Map.of("loom.sample.replicas", "0"), "loom.sample.replicas must be at least 1, but was 0");
+        assertRejected(Map.of("loom.sample.replicas", "3", "loom.sample.requests", "2"),
+                "loom.sample.requests (2) must be at least loom.sample.replicas (3)");
+        assertRejected(Map.of("loom.sample.replica.redis-server", " "), "loom.sample.replica.redis-server must name");
         assertRejected(Map.of("loom.sample.limit", "-1"), "loom.sample.limit must be at least 1, but was -1");
         assertRejected(Map.of("loom.sample.requests", "0"), "loom.sample.requests must be at least 1, but was 0");
         assertRejected(Map.of("loom.sample.callee.capacity", "0"), "loom.sample.callee.capacity must be at least 1");

@@ -10,7 +10,9 @@ package io.github.loombulkhead.sample.callee;
  * @param served {@code /api/test/slow} requests answered since start
  * @param capacity Tomcat worker threads at most, right now
  * @param latencyMs configured latency of {@code /api/test/slow}
+ * @param peakSlowInProgress the most {@code /api/test/slow} requests served at once since the callee started or
+ * the peak was last reset ({@code POST /api/test/peak/reset}), counted exactly, not sampled
  */
 public record CalleeStatus(boolean idle, int busyWorkers, int queuedRequests, int slowInProgress, long served,
-        int capacity, long latencyMs) {
+        int capacity, long latencyMs, int peakSlowInProgress) {
 }

@@ -38,6 +38,8 @@ class SlowController {
 
     private final AtomicLong served = new AtomicLong();
 
+    private final AtomicInteger peak = new AtomicInteger();
+
     SlowController(Scenario scenario, TomcatWorkers workers, CalleeCapacity capacity) {
         this.scenario = scenario;
         this.workers = workers;
@@ -51,7 +53,7 @@ class SlowController {
         if (latency.isNegative()) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "latencyMs must not be negative");
         }
-        this.inProgress.incrementAndGet();
+        this.peak.accumulateAndGet(this.inProgress.incrementAndGet(), Math::max);
         try {
             Thread.sleep(latency);
             this.served.incrementAndGet();
@@ -75,7 +77,15 @@ class SlowController {
         boolean idle = slow == 0 && busy <= 1 && queued <= 0;
         int capacity = this.workers.capacity();
         return new CalleeStatus(idle, busy, queued, slow, this.served.get(),
-                (capacity > 0) ? capacity : this.scenario.calleeCapacity(), this.scenario.calleeLatency().toMillis());
+                (capacity > 0) ? capacity : this.scenario.calleeCapacity(), this.scenario.calleeLatency().toMillis(),
+                this.peak.get());
+    }
+
+    /** Starts a new peak from the requests in progress now; the caller sends it while the callee is idle. */
+    @PostMapping("/peak/reset")
+    CalleeStatus resetPeak() {
+        this.peak.set(this.inProgress.get());
+        return status();
     }
 
     /**

@@ -19,13 +19,16 @@ public final class CalleeCalls {
 
     private final AdaptiveSlowApi adaptiveApi;
 
+    private final ClusterSlowApi clusterApi;
+
     private final PoolingHttpClientConnectionManager connections;
 
     public CalleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, AdaptiveSlowApi adaptiveApi,
-            PoolingHttpClientConnectionManager connections) {
+            ClusterSlowApi clusterApi, PoolingHttpClientConnectionManager connections) {
         this.api = api;
         this.bulkheadedApi = bulkheadedApi;
         this.adaptiveApi = adaptiveApi;
+        this.clusterApi = clusterApi;
         this.connections = connections;
     }
 
@@ -38,6 +41,7 @@ public final class CalleeCalls {
         return switch (mode) {
             case LOOM_BULKHEAD_HTTP -> warmUp ? () -> this.bulkheadedApi.slow(0) : this.bulkheadedApi::slow;
             case LOOM_BULKHEAD_ADAPTIVE -> warmUp ? () -> this.bulkheadedApi.slow(0) : this.adaptiveApi::slow;
+            case LOOM_BULKHEAD_CLUSTER -> warmUp ? () -> this.clusterApi.slow(0) : this.clusterApi::slow;
             default -> warmUp ? () -> this.api.slow(0) : this.api::slow;
         };
     }
@@ -49,6 +53,16 @@ public final class CalleeCalls {
      */
     public void scheduleCapacity(CapacitySchedule schedule) {
         this.api.capacity(schedule);
+    }
+
+    /** What the callee is doing right now; send it only while the callee is idle, or it queues behind the calls. */
+    public CalleeStatus status() {
+        return this.api.status();
+    }
+
+    /** Starts a new peak of the callee's requests in progress; send it while the callee is idle. */
+    public CalleeStatus resetPeak() {
+        return this.api.resetPeak();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.loombulkhead.sample.client;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.launch.ManagedCallee;
@@ -34,7 +35,7 @@ import org.springframework.web.service.registry.ImportHttpServices;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "loom.sample.role", havingValue = "caller", matchIfMissing = true)
 @ImportHttpServices(group = CalleeClientConfiguration.GROUP, types = { SlowApi.class, BulkheadedSlowApi.class,
-        AdaptiveSlowApi.class })
+        AdaptiveSlowApi.class, ClusterSlowApi.class })
 public class CalleeClientConfiguration {
 
     /** The HTTP service group of the callee's clients. */
@@ -73,11 +74,12 @@ public class CalleeClientConfiguration {
 
     /**
      * Connections the caller may open to the callee: as many as requests, at least the reference's 1,000, and at
-     * least what the two {@code @Bulkhead} clients of the group may hold at once (the static limit plus the adaptive
-     * ceiling), so that the pool never limits a mode.
+     * least what the {@code @Bulkhead} clients of the group may hold at once (the static limit plus the adaptive
+     * ceiling, plus the limit again when {@code loom-bulkhead-cluster} runs), so that the pool never limits a mode.
      */
     public static int poolSize(Scenario scenario) {
-        return Math.max(Math.max(1_000, scenario.requests()), scenario.limit() + scenario.adaptiveMaxLimit());
+        int cluster = scenario.modes().contains(Mode.LOOM_BULKHEAD_CLUSTER) ? scenario.limit() : 0;
+        return Math.max(Math.max(1_000, scenario.requests()), scenario.limit() + scenario.adaptiveMaxLimit() + cluster);
     }
 
     @Bean(destroyMethod = "close")
@@ -116,7 +118,7 @@ public class CalleeClientConfiguration {
 
     @Bean
     CalleeCalls calleeCalls(SlowApi api, BulkheadedSlowApi bulkheadedApi, AdaptiveSlowApi adaptiveApi,
-            PoolingHttpClientConnectionManager connections) {
-        return new CalleeCalls(api, bulkheadedApi, adaptiveApi, connections);
+            ClusterSlowApi clusterApi, PoolingHttpClientConnectionManager connections) {
+        return new CalleeCalls(api, bulkheadedApi, adaptiveApi, clusterApi, connections);
     }
 }

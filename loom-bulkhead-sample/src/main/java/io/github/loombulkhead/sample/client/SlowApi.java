@@ -25,6 +25,10 @@ public interface SlowApi {
     @GetExchange("/status")
     CalleeStatus status();
 
+    /** Starts a new peak of {@code /api/test/slow} requests in progress (see {@link CalleeStatus#peakSlowInProgress()}). */
+    @PostExchange("/peak/reset")
+    CalleeStatus resetPeak();
+
     /** Sets the callee's workers to the schedule's initial capacity now and changes them at its times. */
     @PostExchange("/capacity")
     CalleeStatus capacity(@RequestBody CapacitySchedule schedule);

@@ -1,6 +1,10 @@
 package io.github.loombulkhead.sample.compare;
 
+import java.util.Arrays;
+import java.util.List;
+
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
@@ -14,6 +18,7 @@ import io.github.loombulkhead.sample.report.ReportWriter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,8 +48,8 @@ class CompareConfiguration {
     }
 
     @Bean
-    Modes modes(ObjectProvider<BulkheadRegistry> registry, Scenario scenario) {
-        return new Modes(registry.getIfAvailable(), scenario.adaptiveMaxLimit());
+    Modes modes(ObjectProvider<BulkheadRegistry> registry, Scenario scenario, ObjectProvider<ClusterBulkheads> cluster) {
+        return new Modes(registry.getIfAvailable(), scenario.adaptiveMaxLimit(), cluster.getIfAvailable());
     }
 
     @Bean
@@ -67,7 +72,20 @@ class CompareConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
-    CompareRunner compareRunner(Comparison comparison) {
-        return new CompareRunner(comparison);
+    ReplicatedComparison replicatedComparison(SampleProperties properties, Scenario scenario, CalleeEndpoint callee,
+            CalleeCalls calls, ReportWriter writer, ApplicationArguments arguments,
+            ObjectProvider<ClusterBulkheads> cluster) {
+        List<String> forwarded = Arrays.stream(arguments.getSourceArgs())
+            .filter((argument) -> !argument.startsWith("--loom.sample."))
+            .toList();
+        return new ReplicatedComparison(properties, scenario, callee, calls, writer, System.out, forwarded,
+                cluster.getIfAvailable() != null);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
+    CompareRunner compareRunner(SampleProperties properties, Comparison comparison,
+            ReplicatedComparison replicated) {
+        return new CompareRunner(properties.isReplicated() ? replicated::run : comparison::run);
     }
 }

@@ -7,9 +7,10 @@ import org.springframework.core.Ordered;
 /** Runs the comparison once the application and its callee have started ({@code loom.sample.run=compare}). */
 class CompareRunner implements ApplicationRunner, Ordered {
 
-    private final Comparison comparison;
+    private final Runnable comparison;
 
-    CompareRunner(Comparison comparison) {
+    /** {@code comparison} runs the comparison in this JVM, or in the replicas it starts. */
+    CompareRunner(Runnable comparison) {
         this.comparison = comparison;
     }
 

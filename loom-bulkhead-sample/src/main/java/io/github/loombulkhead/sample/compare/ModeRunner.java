@@ -67,11 +67,21 @@ public final class ModeRunner {
      * @throws RunInProgressException when another run is in progress
      */
     public RunReport run(Mode mode, RunSettings settings, TimelineSampler.Listener listener) {
+        return run(mode, settings, listener, () -> {
+        });
+    }
+
+    /**
+     * Runs and measures {@code mode}, calling {@code beforeStart} once the callee is idle and the baseline taken,
+     * right before the time series and the submissions start (a replica waits there for the others).
+     * @throws RunInProgressException when another run is in progress
+     */
+    public RunReport run(Mode mode, RunSettings settings, TimelineSampler.Listener listener, Runnable beforeStart) {
         if (!this.running.tryLock()) {
             throw new RunInProgressException();
         }
         try {
-            return measure(mode, settings, listener);
+            return measure(mode, settings, listener, beforeStart);
         }
         finally {
             this.running.unlock();
@@ -83,19 +93,19 @@ public final class ModeRunner {
      * @throws SampleArgumentException naming the mode that cannot run and why
      */
     public void checkRunnable(List<Mode> modes) {
-        for (Mode mode : List.of(Mode.LOOM_BULKHEAD_HTTP, Mode.LOOM_BULKHEAD_ADAPTIVE)) {
+        for (Mode mode : List.of(Mode.LOOM_BULKHEAD_HTTP, Mode.LOOM_BULKHEAD_ADAPTIVE, Mode.LOOM_BULKHEAD_CLUSTER)) {
             if (modes.contains(mode)) {
                 try {
-                    if (mode == Mode.LOOM_BULKHEAD_HTTP) {
-                        this.modes.httpBulkhead();
-                    }
-                    else {
-                        this.modes.adaptiveBulkhead();
+                    switch (mode) {
+                        case LOOM_BULKHEAD_HTTP -> this.modes.httpBulkhead();
+                        case LOOM_BULKHEAD_ADAPTIVE -> this.modes.adaptiveBulkhead();
+                        default -> this.modes.clusterBulkhead();
                     }
                 }
                 catch (IllegalStateException ex) {
                     throw new SampleArgumentException("loom.sample.modes contains " + mode + ", which cannot run: "
-                            + ex.getMessage() + ". Leave the mode out or turn the starter on.");
+                            + ex.getMessage() + ". Leave the mode out or "
+                            + ((mode == Mode.LOOM_BULKHEAD_CLUSTER) ? "give it Redis." : "turn the starter on."));
                 }
             }
         }
@@ -127,7 +137,8 @@ public final class ModeRunner {
         }
     }
 
-    private RunReport measure(Mode mode, RunSettings settings, TimelineSampler.Listener listener) {
+    private RunReport measure(Mode mode, RunSettings settings, TimelineSampler.Listener listener,
+            Runnable beforeStart) {
         this.calls.awaitIdleCallee(settings.deadline());
         this.calls.closeIdleConnections();
         CallRecorder recorder = new CallRecorder(mode.id(), settings.requests(), this.registry);
@@ -137,6 +148,7 @@ public final class ModeRunner {
             // Unbounded, every call is on the wire: a pause would let calls that timed out during it read answers
             // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
             boolean probeHeap = settings.retainedHeap() && mode.isBounded();
+            beforeStart.run();
             TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
                     strategy::limit, listener);
             if (!settings.capacity().changes().isEmpty()) {

@@ -1,6 +1,6 @@
 /**
- * Starting JVMs of this same application: the callee in its own process, and the caller again with
- * native memory tracking on when it was started without it.
+ * Starting processes the comparison needs: JVMs of this same application (the callee, the caller replicas, the
+ * caller again with native memory tracking on when it was started without it) and a local redis-server.
  */
 @NullMarked
 package io.github.loombulkhead.sample.launch;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.sample.Mode;
 import org.jspecify.annotations.Nullable;
 
@@ -16,6 +17,9 @@ public final class Modes {
     /** Name of the adaptive bulkhead the {@code @Bulkhead}-annotated client of {@code loom-bulkhead-adaptive} uses. */
     public static final String ADAPTIVE_BULKHEAD_NAME = "callee-adaptive";
 
+    /** Name of the cluster bulkhead the {@code @Bulkhead}-annotated client of {@code loom-bulkhead-cluster} uses. */
+    public static final String CLUSTER_BULKHEAD_NAME = "callee-cluster";
+
     static final String LOOM_BULKHEAD_NAME = "loom-bulkhead";
 
     static final String RESILIENCE4J_NAME = "resilience4j-bulkhead";
@@ -24,6 +28,8 @@ public final class Modes {
 
     private final int adaptiveMaxLimit;
 
+    private final @Nullable ClusterBulkheads cluster;
+
     /**
      * @param registry the starter's registry, which holds the HTTP clients' bulkheads; {@code null} when the starter
      * is not active, and then {@code loom-bulkhead-http} and {@code loom-bulkhead-adaptive} cannot run
@@ -31,8 +37,17 @@ public final class Modes {
      * the same ceiling from its configuration)
      */
     public Modes(@Nullable BulkheadRegistry registry, int adaptiveMaxLimit) {
+        this(registry, adaptiveMaxLimit, null);
+    }
+
+    /**
+     * @param cluster the starter's cluster bulkheads, which share {@code callee-cluster} through Redis; {@code null}
+     * without Redis, and then {@code loom-bulkhead-cluster} cannot run
+     */
+    public Modes(@Nullable BulkheadRegistry registry, int adaptiveMaxLimit, @Nullable ClusterBulkheads cluster) {
         this.registry = registry;
         this.adaptiveMaxLimit = adaptiveMaxLimit;
+        this.cluster = cluster;
     }
 
     /**
@@ -64,6 +79,9 @@ public final class Modes {
             }
             case NETFLIX_GRADIENT2, NETFLIX_VEGAS, NETFLIX_AIMD ->
                 new NetflixLimiterStrategy(mode, this.adaptiveMaxLimit, maxWait);
+            // Its limit and wait are configured (loom.bulkhead.instances.callee-cluster.*): a change here would be
+            // written to Redis for every replica. The limit shown is the permits this process holds right now.
+            case LOOM_BULKHEAD_CLUSTER -> new VirtualUnboundedStrategy(clusterBulkhead()::getLimit);
         };
     }
 
@@ -75,6 +93,17 @@ public final class Modes {
     /** The adaptive bulkhead behind {@code @Bulkhead("callee-adaptive")} on the HTTP client. */
     public Bulkhead adaptiveBulkhead() {
         return starterBulkhead(ADAPTIVE_BULKHEAD_NAME, Mode.LOOM_BULKHEAD_ADAPTIVE);
+    }
+
+    /** The bulkhead behind {@code @Bulkhead("callee-cluster")}, whose permits are leased from Redis. */
+    public Bulkhead clusterBulkhead() {
+        Bulkhead bulkhead = starterBulkhead(CLUSTER_BULKHEAD_NAME, Mode.LOOM_BULKHEAD_CLUSTER);
+        if (this.cluster == null || this.cluster.find(CLUSTER_BULKHEAD_NAME).isEmpty()) {
+            throw new IllegalStateException("Mode " + Mode.LOOM_BULKHEAD_CLUSTER + " needs Redis: set "
+                    + "spring.data.redis.host and spring.data.redis.port, or run it with --loom.sample.replicas=2 or "
+                    + "more, and the sample starts a redis-server for its replicas");
+        }
+        return bulkhead;
     }
 
     /**

@@ -24,6 +24,7 @@ public final class HtmlReport {
         return template().replace("{{scenario}}", HtmlUtils.htmlEscape(ScenarioText.describe(report.scenario())))
             .replace("{{results}}", table("results", ReportTable.RESULTS, report))
             .replace("{{failures}}", table("failures", ReportTable.FAILURES, report))
+            .replace("{{replicas}}", replicas(report))
             .replace("{{notes}}", HtmlUtils.htmlEscape(ScenarioText.NOTES))
             .replace("{{json}}", scriptSafe(json));
     }
@@ -49,6 +50,25 @@ public final class HtmlReport {
             html.append("</tr>\n");
         }
         return html.append("</tbody>\n</table>").toString();
+    }
+
+    /** The replicas' table and notes, or nothing for a run in one process (the charts are drawn by the script). */
+    private static String replicas(Report report) {
+        if (!ReplicaTable.applies(report)) {
+            return "";
+        }
+        StringBuilder html = new StringBuilder("<h2 id=\"replicas\">Replicas</h2>\n<table id=\"replica-table\">\n<thead><tr>");
+        ReplicaTable.TITLES.forEach((title) -> html.append("<th>").append(HtmlUtils.htmlEscape(title)).append("</th>"));
+        html.append("</tr></thead>\n<tbody>\n");
+        for (List<String> row : ReplicaTable.rows(report)) {
+            html.append("<tr data-mode=\"").append(HtmlUtils.htmlEscape(row.get(0))).append("\" data-replica=\"")
+                .append(HtmlUtils.htmlEscape(row.get(1))).append("\">");
+            row.forEach((cell) -> html.append("<td>").append(HtmlUtils.htmlEscape(cell)).append("</td>"));
+            html.append("</tr>\n");
+        }
+        html.append("</tbody>\n</table>\n<p class=\"scenario\">").append(HtmlUtils.htmlEscape(ReplicaTable.NOTES))
+            .append("</p>\n");
+        return html.toString();
     }
 
     /** JSON that cannot end the script element it is embedded in. */

@@ -15,6 +15,11 @@ public final class MarkdownReport {
         table(md, ReportTable.titles(ReportTable.RESULTS), ReportTable.rows(ReportTable.RESULTS, report));
         md.append("\nFailures by cause:\n\n");
         table(md, ReportTable.titles(ReportTable.FAILURES), ReportTable.rows(ReportTable.FAILURES, report));
+        if (ReplicaTable.applies(report)) {
+            md.append("\nReplicas:\n\n");
+            table(md, ReplicaTable.TITLES, ReplicaTable.rows(report));
+            md.append('\n').append(ReplicaTable.NOTES).append('\n');
+        }
         md.append('\n').append(ScenarioText.NOTES).append('\n');
         return md.toString();
     }

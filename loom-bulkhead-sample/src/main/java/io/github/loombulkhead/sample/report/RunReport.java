@@ -2,6 +2,7 @@ package io.github.loombulkhead.sample.report;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,13 +40,35 @@ import org.jspecify.annotations.Nullable;
  * @param gcTimeMs their accumulated time
  * @param cpuTimeMs CPU time the caller JVM used during the mode
  * @param timeline the time series
+ * @param calleePeakInFlight with several replicas: the most requests the callee served at once during the mode,
+ * counted by the callee itself (absent otherwise)
+ * @param replicas with several replicas: each replica's figures, while the fields above are the totals: counts
+ * summed, the duration the longest, p50 and p99 the highest replica's (an upper bound of the fleet's), the JVM
+ * figures summed over the replicas' JVMs, the time series summed point by point (absent with one process)
  */
 public record RunReport(String mode, int requests, int succeeded, int failed, Failures failures, double successRate,
         long durationMs, long littlesLawBoundMs, double littlesLawEfficiency, long p50Ms, long p99Ms, int peakPlatformThreads, int baselinePlatformThreads,
         int peakVirtualThreads, int peakInFlight, long peakHeapUsedBytes, long baselineHeapUsedBytes,
         @Nullable Long retainedHeapBytes, long heapProbeGcMs, @Nullable Long threadStackReservedDeltaBytes,
         @Nullable Long threadStackCommittedDeltaBytes, @Nullable Long nativeThreadsDelta, long gcCount, long gcTimeMs,
-        long cpuTimeMs, List<TimelinePoint> timeline) {
+        long cpuTimeMs, List<TimelinePoint> timeline,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer calleePeakInFlight,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<ReplicaReport> replicas) {
+
+    /** A run of one process: no callee peak, no replicas. */
+    public RunReport(String mode, int requests, int succeeded, int failed, Failures failures, double successRate,
+            long durationMs, long littlesLawBoundMs, double littlesLawEfficiency, long p50Ms, long p99Ms,
+            int peakPlatformThreads, int baselinePlatformThreads, int peakVirtualThreads, int peakInFlight,
+            long peakHeapUsedBytes, long baselineHeapUsedBytes, @Nullable Long retainedHeapBytes, long heapProbeGcMs,
+            @Nullable Long threadStackReservedDeltaBytes, @Nullable Long threadStackCommittedDeltaBytes,
+            @Nullable Long nativeThreadsDelta, long gcCount, long gcTimeMs, long cpuTimeMs,
+            List<TimelinePoint> timeline) {
+        this(mode, requests, succeeded, failed, failures, successRate, durationMs, littlesLawBoundMs,
+                littlesLawEfficiency, p50Ms, p99Ms, peakPlatformThreads, baselinePlatformThreads, peakVirtualThreads,
+                peakInFlight, peakHeapUsedBytes, baselineHeapUsedBytes, retainedHeapBytes, heapProbeGcMs,
+                threadStackReservedDeltaBytes, threadStackCommittedDeltaBytes, nativeThreadsDelta, gcCount, gcTimeMs,
+                cpuTimeMs, timeline, null, null);
+    }
 
     /**
      * Failed requests by cause.

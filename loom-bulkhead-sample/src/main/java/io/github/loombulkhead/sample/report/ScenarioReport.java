@@ -3,6 +3,7 @@ package io.github.loombulkhead.sample.report;
 import java.util.List;
 
 import io.github.loombulkhead.sample.CapacityChange;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,10 +35,25 @@ import org.jspecify.annotations.Nullable;
  * @param capacityChanges changes of the callee's worker threads during each mode, by time since the mode started
  * @param littlesLawBoundMs requests / capacity × latency, piecewise when the capacity changes: no mode has every
  * request answered sooner
+ * @param replicas with several replicas: the number of caller processes that shared {@code requests} (absent with
+ * one process)
  */
 public record ScenarioReport(int requests, int limit, int calleeCapacity, long calleeLatencyMs, long readTimeoutMs,
         String javaVersion, int cpus, long connectTimeoutMs, String scale, List<String> modes, long maxHeapBytes,
         int warmupRequests, long sampleIntervalMs, boolean nativeMemoryTracking, boolean retainedHeap, String jvm,
         String os, String startedAt, double loadAverage, int adaptiveMaxLimit, @Nullable String adaptiveAlgorithm,
-        List<CapacityChange> capacityChanges, long littlesLawBoundMs) {
+        List<CapacityChange> capacityChanges, long littlesLawBoundMs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer replicas) {
+
+    /** The scenario of a comparison in one process. */
+    public ScenarioReport(int requests, int limit, int calleeCapacity, long calleeLatencyMs, long readTimeoutMs,
+            String javaVersion, int cpus, long connectTimeoutMs, String scale, List<String> modes, long maxHeapBytes,
+            int warmupRequests, long sampleIntervalMs, boolean nativeMemoryTracking, boolean retainedHeap, String jvm,
+            String os, String startedAt, double loadAverage, int adaptiveMaxLimit, @Nullable String adaptiveAlgorithm,
+            List<CapacityChange> capacityChanges, long littlesLawBoundMs) {
+        this(requests, limit, calleeCapacity, calleeLatencyMs, readTimeoutMs, javaVersion, cpus, connectTimeoutMs,
+                scale, modes, maxHeapBytes, warmupRequests, sampleIntervalMs, nativeMemoryTracking, retainedHeap, jvm,
+                os, startedAt, loadAverage, adaptiveMaxLimit, adaptiveAlgorithm, capacityChanges, littlesLawBoundMs,
+                null);
+    }
 }

@@ -35,7 +35,10 @@ final class ScenarioText {
     }
 
     static String describe(ScenarioReport s) {
-        return Formats.count(s.requests()) + " requests at once, limit " + Formats.count(s.limit())
+        String replicas = (s.replicas() != null) ? " in all, shared by " + s.replicas() + " replicas (caller JVMs)" : "";
+        String limitScope = (s.replicas() != null) ? " per replica, loom-bulkhead-cluster in all of them" : "";
+        return Formats.count(s.requests()) + " requests at once" + replicas + ", limit " + Formats.count(s.limit())
+                + limitScope
                 + " (adaptive modes at most " + Formats.count(s.adaptiveMaxLimit())
                 + ((s.adaptiveAlgorithm() != null) ? ", loom-bulkhead-adaptive with " + s.adaptiveAlgorithm() : "")
                 + "); callee: "

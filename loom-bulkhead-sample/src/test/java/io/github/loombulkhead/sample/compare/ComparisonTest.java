@@ -89,7 +89,7 @@ class ComparisonTest {
         assertThat(report.scenario().javaVersion()).isEqualTo(System.getProperty("java.version"));
         assertThat(report.scenario().cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(report.scenario().nativeMemoryTracking()).isTrue();
-        assertThat(report.runs()).extracting(RunReport::mode).containsExactlyElementsOf(Mode.ids());
+        assertThat(report.runs()).extracting(RunReport::mode).containsExactlyElementsOf(Mode.defaultIds());
         for (RunReport run : report.runs()) {
             assertThat(run.requests()).isEqualTo(REQUESTS);
             assertThat(run.succeeded() + run.failed()).as(run.mode()).isEqualTo(REQUESTS);
@@ -182,7 +182,7 @@ class ComparisonTest {
     void reportFilesAreWrittenAndThePageShowsTheSameNumbers() throws Exception {
         assertThat(Files.readString(reportDir.resolve("report.md")))
             .contains("| mode | duration | Little's-law bound | bound / duration | succeeded | failed |")
-            .contains(Mode.ids());
+            .contains(Mode.defaultIds());
         try (Chromium chromium = Chromium.start(reportDir.resolve("chromium-profile"))) {
             ReportPage.open(chromium, reportDir.resolve("report.html")).assertMatches(report);
         }

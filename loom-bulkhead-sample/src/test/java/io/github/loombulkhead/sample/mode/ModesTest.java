@@ -115,6 +115,15 @@ class ModesTest {
             .withMessageContaining("Mode loom-bulkhead-adaptive needs the loom-bulkhead starter");
     }
 
+    @Test
+    void clusterModeWithoutRedisSaysHowToGiveItOne() {
+        assertThatIllegalStateException()
+            .isThrownBy(() -> this.modes.create(Mode.LOOM_BULKHEAD_CLUSTER, TASKS, LIMIT, Duration.ofSeconds(1)))
+            .withMessageContaining("Mode loom-bulkhead-cluster needs Redis")
+            .withMessageContaining("spring.data.redis.host")
+            .withMessageContaining("--loom.sample.replicas=2");
+    }
+
     @ParameterizedTest
     @EnumSource(value = Mode.class, names = { "THREAD_POOL", "VIRTUAL_UNBOUNDED", "VIRTUAL_SEMAPHORE",
             "LOOM_BULKHEAD", "RESILIENCE4J_BULKHEAD", "NETFLIX_GRADIENT2", "NETFLIX_VEGAS", "NETFLIX_AIMD" })

@@ -80,4 +80,17 @@ class ReportHtmlTest {
         ReportPage.open(chromium, written.html()).assertMatches(report);
         assertThat(Files.readString(written.markdown())).contains("| n/a |");
     }
+
+    @Test
+    void replicasChartShowsEveryReplicaAndTheirSumPerMode() throws Exception {
+        Report report = SampleReports.replicated();
+        ReportWriter.Written written = this.writer.write(report, temp.resolve("replicas"));
+        assertThat(this.writer.read(written.json())).isEqualTo(report);
+        ReportPage.open(chromium, written.html()).assertMatches(report);
+        assertThat(chromium.driver().findElements(By.cssSelector("#replica-table tbody tr"))).as("3 replicas + all, twice")
+            .hasSize(8);
+        assertThat(Files.readString(written.markdown())).contains("Replicas:")
+            .contains("| loom-bulkhead | all | 1,000 | 937 | 63 | 93.7 % |")
+            .contains("(callee served at once: 100) |");
+    }
 }

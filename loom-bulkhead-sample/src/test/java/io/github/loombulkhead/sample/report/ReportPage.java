@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import javax.imageio.ImageIO;
 
@@ -33,6 +34,9 @@ public final class ReportPage {
     /** The colour of the callee's capacity on the limit chart (see report.html). */
     private static final int CAPACITY_COLOR = 0x000000;
 
+    /** The colour of the replicas' sum on the per-replica charts (see report.html). */
+    private static final int TOTAL_COLOR = 0x000000;
+
     private final ChromeDriver driver;
 
     private ReportPage(ChromeDriver driver) {
@@ -56,6 +60,44 @@ public final class ReportPage {
         assertLegend(report);
         assertCharts(report);
         assertCapacity(report);
+        assertReplicaCharts(report);
+    }
+
+    /**
+     * With several replicas, one chart per mode draws each replica's calls in flight from its own time series,
+     * their sum (black, on top) and the limit; a run in one process has none.
+     */
+    void assertReplicaCharts(Report report) {
+        List<WebElement> figures = this.driver.findElements(By.cssSelector("#replica-charts figure"));
+        List<RunReport> replicated = report.runs().stream().filter((run) -> run.replicas() != null).toList();
+        assertThat(figures).extracting((f) -> f.getAttribute("data-mode"))
+            .containsExactlyElementsOf(replicated.stream().map(RunReport::mode).toList());
+        for (int f = 0; f < figures.size(); f++) {
+            WebElement figure = figures.get(f);
+            RunReport run = replicated.get(f);
+            List<ReplicaReport> replicas = Objects.requireNonNull(run.replicas());
+            List<WebElement> lines = figure.findElements(By.cssSelector("svg path[data-series='replica']"));
+            assertThat(lines).as(run.mode() + " replica lines").hasSize(replicas.size());
+            for (int i = 0; i < lines.size(); i++) {
+                ReplicaReport replica = replicas.get(i);
+                WebElement line = lines.get(i);
+                assertThat(line.getAttribute("data-replica")).isEqualTo(String.valueOf(replica.replica()));
+                assertThat(line.getAttribute("data-points")).isEqualTo(String.valueOf(replica.timeline().size()));
+                assertThat(line.getAttribute("d").split("[ML]")).hasSize(replica.timeline().size() + 1);
+                assertThat(Integer.parseInt(line.getAttribute("data-max")))
+                    .isEqualTo(replica.timeline().stream().mapToInt(TimelinePoint::inFlight).max().orElse(0));
+            }
+            assertThat(figure.findElements(By.cssSelector(".legend span"))).extracting(WebElement::getText)
+                .as(run.mode() + " legend")
+                .containsExactlyElementsOf(Stream.concat(replicas.stream().map((r) -> "replica " + r.replica()),
+                        Stream.of("all replicas")).toList());
+            WebElement total = figure.findElement(By.cssSelector("svg path[data-series='total']"));
+            assertThat(total.getAttribute("data-points")).isEqualTo(String.valueOf(run.timeline().size()));
+            assertThat(Integer.parseInt(total.getAttribute("data-max"))).isEqualTo(run.peakInFlight());
+            WebElement limit = figure.findElement(By.cssSelector("svg path[data-series='limit']"));
+            assertThat(limit.getAttribute("data-value")).isEqualTo(String.valueOf(report.scenario().limit()));
+            assertPainted(figure, "replicaInFlight " + run.mode(), TOTAL_COLOR, "the total's colour, drawn last");
+        }
     }
 
     /** Nothing was fetched: no scripts, styles, images or fonts from anywhere. */

@@ -43,6 +43,31 @@ final class SampleReports {
                                 timeline(limits.length, 190, 31, 1_000, 0, (i) -> limits[i - 1]))));
     }
 
+    /**
+     * Two modes run by three replicas of 334 + 333 + 333 requests with limit 100 each: per process, the replicas
+     * together reach 300 calls in flight and some fail; shared, they stay at 100.
+     */
+    static Report replicated() {
+        ScenarioReport one = scenario(List.of("loom-bulkhead", "loom-bulkhead-cluster"), List.of(), BOUND_MS);
+        ScenarioReport scenario = new ScenarioReport(one.requests(), one.limit(), one.calleeCapacity(),
+                one.calleeLatencyMs(), one.readTimeoutMs(), one.javaVersion(), one.cpus(), one.connectTimeoutMs(),
+                one.scale(), one.modes(), one.maxHeapBytes(), one.warmupRequests(), one.sampleIntervalMs(),
+                one.nativeMemoryTracking(), one.retainedHeap(), one.jvm(), one.os(), one.startedAt(), one.loadAverage(),
+                one.adaptiveMaxLimit(), one.adaptiveAlgorithm(), one.capacityChanges(), one.littlesLawBoundMs(), 3);
+        int[] shares = { 334, 333, 333 };
+        List<RunReport> perProcess = new ArrayList<>();
+        List<RunReport> shared = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int failed = 20 + i;
+            perProcess.add(run("loom-bulkhead", shares[i] - failed, failed, 2_000 + i * 10, BOUND_MS, 33, 31, 100, 0L,
+                    timeline(20 + i, 100, 33, 100, 0, (p) -> 100)));
+            shared.add(run("loom-bulkhead-cluster", shares[i], 0, 1_600 + i * 10, BOUND_MS, 33, 31, 334, 0L,
+                    timeline(16 + i, 34, 33, 334, 0, (p) -> 33)));
+        }
+        return new Report(scenario, List.of(ReplicaTotals.of(perProcess, BOUND_MS, 200),
+                ReplicaTotals.of(shared, BOUND_MS, 100)));
+    }
+
     /** A report whose runs measured no thread-stack memory (native memory tracking off). */
     static Report withoutNativeMemory() {
         Report report = threeModes();

@@ -83,6 +83,13 @@ class CallerWebApplicationTest {
     }
 
     @Test
+    void clusterModeWithoutRedisIsUnavailableAndSaysHowToGiveItOne() {
+        ResponseEntity<String> response = get("/api/test/loom-bulkhead-cluster?requests=4", String.class);
+        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        assertThat(response.getBody()).contains("loom-bulkhead-cluster needs Redis").contains("spring.data.redis.host");
+    }
+
+    @Test
     void unknownModeIsNotFoundAndTheAnswerListsTheModes() {
         ResponseEntity<String> response = get("/api/test/turbo", String.class);
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);

@@ -1,7 +1,15 @@
 package io.github.loombulkhead.sample.launch;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A JVM the sample started, stopped by {@link #close()} and by a shutdown hook should the sample be stopped
@@ -49,6 +57,27 @@ public final class ChildProcess implements AutoCloseable {
         catch (InterruptedException ex) {
             this.process.destroyForcibly();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A free port on the loopback address; {@code failure} makes the exception thrown when there is none. */
+    public static int freeLoopbackPort(Function<IOException, RuntimeException> failure) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw failure.apply(ex);
+        }
+    }
+
+    /** The last {@code lines} lines of the log of a process, for an error message. */
+    public static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        }
+        catch (IOException ex) {
+            return "(log not readable: " + ex.getMessage() + ")";
         }
     }
 }

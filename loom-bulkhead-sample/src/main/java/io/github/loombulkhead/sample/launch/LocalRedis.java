@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +46,9 @@ public final class LocalRedis implements AutoCloseable {
      * @throws ProcessStartException naming the package to install when the binary is missing, or why it did not start
      */
     public static LocalRedis start(String binary, Path log, Duration timeout) {
-        int port = freePort();
+        int port = ChildProcess.freeLoopbackPort((ex) -> new ProcessStartException(
+                "No free loopback port for redis-server: " + ex.getMessage(),
+                "Set spring.data.redis.host and spring.data.redis.port to a running Redis."));
         List<String> command = List.of(binary, "--port", Integer.toString(port), "--bind", LOOPBACK.getHostAddress(),
                 "--save", "", "--appendonly", "no");
         Process process;
@@ -129,13 +130,4 @@ public final class LocalRedis implements AutoCloseable {
         this.child.close();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new ProcessStartException("No free loopback port for redis-server: " + ex.getMessage(),
-                    "Set spring.data.redis.host and spring.data.redis.port to a running Redis.");
-        }
-    }
 }

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +52,10 @@ public final class ManagedCallee implements AutoCloseable {
      * @throws CalleeStartException when the port is taken, the process ends early, or it is not ready in time
      */
     public static ManagedCallee start(Settings settings, List<String> calleeArguments, Path log) {
-        int port = (settings.port() != 0) ? requireFree(settings.port()) : freePort();
+        int port = (settings.port() != 0) ? requireFree(settings.port())
+                : ChildProcess.freeLoopbackPort((ex) -> new CalleeStartException(
+                        "No free loopback port for the callee: " + ex.getMessage(),
+                        "Set one explicitly with --loom.sample.callee.port."));
         List<String> arguments = new ArrayList<>(calleeArguments);
         arguments.add("--loom.sample.role=callee");
         arguments.add("--server.address=" + LOOPBACK.getHostAddress());
@@ -104,7 +106,8 @@ public final class ManagedCallee implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             if (!this.process.isAlive()) {
                 throw new CalleeStartException("The callee process exited with code " + this.process.exitValue()
-                        + " before it became ready. Last lines of its log " + this.log + ":\n" + tail(30),
+                        + " before it became ready. Last lines of its log " + this.log + ":\n"
+                        + ChildProcess.tail(this.log, 30),
                         "Fix the cause shown in the callee's log; its JVM options are set with "
                                 + "--loom.sample.callee.jvm-arguments.");
             }
@@ -114,7 +117,7 @@ public final class ManagedCallee implements AutoCloseable {
             pause(Duration.ofMillis(100));
         }
         throw new CalleeStartException("The callee did not become ready within " + timeout + " (port " + this.port
-                + "). Last lines of its log " + this.log + ":\n" + tail(30),
+                + "). Last lines of its log " + this.log + ":\n" + ChildProcess.tail(this.log, 30),
                 "Give it more time with --loom.sample.callee.startup-timeout, or look at the log for the cause.");
     }
 
@@ -138,30 +141,10 @@ public final class ManagedCallee implements AutoCloseable {
         }
     }
 
-    private String tail(int lines) {
-        try {
-            List<String> all = Files.readAllLines(this.log, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        }
-        catch (IOException ex) {
-            return "(log not readable: " + ex.getMessage() + ")";
-        }
-    }
-
     /** Stops the callee and waits for its process to end. */
     @Override
     public void close() {
         this.child.close();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new CalleeStartException("No free loopback port for the callee: " + ex.getMessage(),
-                    "Set one explicitly with --loom.sample.callee.port.");
-        }
     }
 
     private static int requireFree(int port) {

@@ -10,9 +10,16 @@ public class ProcessStartException extends RuntimeException implements ExitCodeG
 
     private final String action;
 
+    private final int exitCode;
+
     public ProcessStartException(String message, String action) {
+        this(message, action, EXIT_CODE);
+    }
+
+    protected ProcessStartException(String message, String action, int exitCode) {
         super(message);
         this.action = action;
+        this.exitCode = exitCode;
     }
 
     /** What the user can do about it. */
@@ -22,6 +29,6 @@ public class ProcessStartException extends RuntimeException implements ExitCodeG
 
     @Override
     public int getExitCode() {
-        return EXIT_CODE;
+        return this.exitCode;
     }
 }

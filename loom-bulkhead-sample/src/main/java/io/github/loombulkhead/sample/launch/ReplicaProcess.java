@@ -1,7 +1,6 @@
 package io.github.loombulkhead.sample.launch;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,13 +77,7 @@ public final class ReplicaProcess implements AutoCloseable {
 
     /** The last {@code lines} lines of its log. */
     public String tail(int lines) {
-        try {
-            List<String> all = Files.readAllLines(this.log, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        }
-        catch (IOException ex) {
-            return "(log not readable: " + ex.getMessage() + ")";
-        }
+        return ChildProcess.tail(this.log, lines);
     }
 
     /** Stops the replica if it still runs and waits for it to end. */

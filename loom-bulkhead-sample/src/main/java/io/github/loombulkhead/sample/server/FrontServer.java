@@ -3,7 +3,6 @@ package io.github.loombulkhead.sample.server;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +41,8 @@ final class FrontServer implements AutoCloseable {
      * @param log file that receives its output
      */
     static FrontServer start(List<String> jvmArguments, List<String> arguments, Path log, Duration startupTimeout) {
-        int port = freePort();
+        int port = ChildProcess.freeLoopbackPort(
+                (ex) -> new IllegalStateException("No free loopback port for the front server: " + ex.getMessage(), ex));
         List<String> all = new ArrayList<>(arguments);
         all.add("--loom.sample.role=caller");
         all.add("--server.address=" + LOOPBACK.getHostAddress());
@@ -119,12 +119,4 @@ final class FrontServer implements AutoCloseable {
         this.child.close();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException("No free loopback port for the front server: " + ex.getMessage(), ex);
-        }
-    }
 }

@@ -1,8 +1,10 @@
 package io.github.loombulkhead.sample.launch;
 
 import java.io.IOException;
+import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +80,25 @@ public final class ChildProcess implements AutoCloseable {
         }
         catch (IOException ex) {
             return "(log not readable: " + ex.getMessage() + ")";
+        }
+    }
+
+    /** Whether {@code url} answers {@code 200} within a few seconds; {@code false} while nothing listens. */
+    public static boolean answersOk(URI url) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) url.toURL().openConnection();
+            connection.setConnectTimeout(1_000);
+            connection.setReadTimeout(2_000);
+            connection.setRequestProperty("Connection", "close");
+            try {
+                return connection.getResponseCode() == 200;
+            }
+            finally {
+                connection.disconnect();
+            }
+        }
+        catch (IOException ex) {
+            return false;
         }
     }
 }

@@ -2,7 +2,6 @@ package io.github.loombulkhead.sample.launch;
 
 import java.io.IOException;
 import java.net.BindException;
-import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -122,23 +121,7 @@ public final class ManagedCallee implements AutoCloseable {
     }
 
     private boolean answers() {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) baseUrl().resolve("/api/test/status")
-                .toURL()
-                .openConnection();
-            connection.setConnectTimeout(1_000);
-            connection.setReadTimeout(2_000);
-            connection.setRequestProperty("Connection", "close");
-            try {
-                return connection.getResponseCode() == 200;
-            }
-            finally {
-                connection.disconnect();
-            }
-        }
-        catch (IOException ex) {
-            return false;
-        }
+        return ChildProcess.answersOk(baseUrl().resolve("/api/test/status"));
     }
 
     /** Stops the callee and waits for its process to end. */

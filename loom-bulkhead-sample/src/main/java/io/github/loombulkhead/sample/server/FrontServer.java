@@ -1,7 +1,6 @@
 package io.github.loombulkhead.sample.server;
 
 import java.io.IOException;
-import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
@@ -96,27 +95,11 @@ final class FrontServer implements AutoCloseable {
     }
 
     private boolean answers() {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) baseUrl().resolve("/actuator/health")
-                .toURL()
-                .openConnection();
-            connection.setConnectTimeout(1_000);
-            connection.setReadTimeout(2_000);
-            try {
-                return connection.getResponseCode() == 200;
-            }
-            finally {
-                connection.disconnect();
-            }
-        }
-        catch (IOException ex) {
-            return false;
-        }
+        return ChildProcess.answersOk(baseUrl().resolve("/actuator/health"));
     }
 
     @Override
     public void close() {
         this.child.close();
     }
-
 }

@@ -85,13 +85,18 @@ final class ServerComparison {
                     frontArguments(setup, capacity, maxConcurrency, samples),
                     this.reportDir.resolve("front-" + setup.id() + ".log"), Duration.ofSeconds(120))) {
                 String url = front.baseUrl().resolve(setup.path()).toString();
-                if (this.properties.warmupRequests() > 0) {
-                    this.ab.run(url, this.properties.warmupRequests(), Math.min(50, this.properties.warmupRequests()), 30);
+                for (int concurrency : this.properties.concurrency()) {
+                    int warmup = this.properties.warmupRequestsAt(setup, concurrency, capacity, latency);
+                    if (warmup > 0) {
+                        this.calls.awaitIdleCallee(Duration.ofMinutes(2));
+                        this.ab.run(url, warmup, concurrency, 30);
+                    }
                 }
                 for (int concurrency : this.properties.concurrency()) {
                     this.calls.awaitIdleCallee(Duration.ofMinutes(2));
                     long start = System.currentTimeMillis();
-                    ApacheBench.AbResult result = this.ab.run(url, this.properties.requests(), concurrency, 30);
+                    int requests = this.properties.requestsAt(setup, concurrency, capacity, latency);
+                    ApacheBench.AbResult result = this.ab.run(url, requests, concurrency, 30);
                     long end = System.currentTimeMillis();
                     windows.add(new Window(concurrency, start, end));
                     runs.add(result);
@@ -117,6 +122,8 @@ final class ServerComparison {
         }
         ServerReport report = new ServerReport(new ServerReport.Scenario(capacity, latency.toMillis(),
                 this.scenario.readTimeout().toMillis(), CALLS_PER_REQUEST, this.properties.requests(),
+                this.properties.levelDuration().toMillis(), this.properties.warmupRequests(),
+                this.properties.warmupDuration().toMillis(),
                 this.properties.concurrency(), this.properties.setupList().stream().map(ServerSetup::id).toList(),
                 Runtime.getRuntime().availableProcessors(), abVersion, FRONT_JVM_ARGUMENTS), results, timelines,
                 NOTES);

@@ -21,7 +21,10 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param calleeLatencyMs time the callee takes per call
      * @param readTimeoutMs read timeout of the front servers' callee client
      * @param callsPerRequest callee calls each front request makes
-     * @param requests requests ab sent per setup and level
+     * @param requests the fewest requests ab sends per setup and level ({@code requests} of each result: what it sent)
+     * @param levelDurationMs each level sends at least what the setup's Little's-law bound serves in this time
+     * @param warmupRequests the most requests of each front server's warm-up
+     * @param warmupDurationMs the longest warm-up, at the setup's bound
      * @param concurrency the levels (ab -c)
      * @param setups the setups in the order they ran
      * @param cores processors available to this JVM
@@ -29,7 +32,7 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param frontJvmArguments options of the front servers' JVMs
      */
     public record Scenario(int calleeCapacity, long calleeLatencyMs, long readTimeoutMs, int callsPerRequest,
-            int requests, List<Integer> concurrency, List<String> setups, int cores, String ab,
+            int requests, long levelDurationMs, int warmupRequests, long warmupDurationMs, List<Integer> concurrency, List<String> setups, int cores, String ab,
             List<String> frontJvmArguments) {
     }
 

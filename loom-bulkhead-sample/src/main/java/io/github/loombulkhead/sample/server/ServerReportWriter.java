@@ -69,8 +69,13 @@ final class ServerReportWriter {
     }
 
     static String describe(ServerReport.Scenario s) {
-        return "ab -n " + s.requests() + " at concurrency " + s.concurrency() + " against each front server ("
-                + String.join(", ", s.setups()) + "); every request makes " + s.callsPerRequest()
+        String requests = (s.levelDurationMs() > 0) ? "ab -n max(" + s.requests() + ", Little's-law bound x "
+                + s.levelDurationMs() / 1000.0 + " s)" : "ab -n " + s.requests();
+        String warmup = (s.warmupRequests() > 0) ? "; each front server first warmed up at every level with up to "
+                + s.warmupRequests() + " requests in all (at most " + s.warmupDurationMs() / 1000.0
+                + " s at its bound, at least one per connection)" : "; no warm-up";
+        return requests + " at concurrency " + s.concurrency() + " against each front server ("
+                + String.join(", ", s.setups()) + ")" + warmup + "; every request makes " + s.callsPerRequest()
                 + " calls to a callee with " + s.calleeCapacity() + " workers that answers after " + s.calleeLatencyMs()
                 + " ms (read timeout " + s.readTimeoutMs() + " ms); " + s.cores() + " cores, ab " + s.ab()
                 + ", front JVM " + String.join(" ", s.frontJvmArguments()) + ".";

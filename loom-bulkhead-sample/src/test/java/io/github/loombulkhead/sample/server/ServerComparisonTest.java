@@ -58,7 +58,8 @@ class ServerComparisonTest {
                 "--loom.sample.run=server-compare", "--loom.sample.callee.capacity=" + CAPACITY,
                 "--loom.sample.read-timeout=3s", "--loom.sample.connect-timeout=2s",
                 "--loom.sample.server.concurrency=4,30", "--loom.sample.server.requests=" + REQUESTS,
-                "--loom.sample.server.warmup-requests=30", "--loom.sample.report-dir=" + reportDir);
+                "--loom.sample.server.warmup-requests=30", "--loom.sample.server.level-duration=0s",
+                "--loom.sample.report-dir=" + reportDir);
         json = JsonMapper.builder().build().readTree(reportDir.resolve("report.json").toFile());
         ServerReport report = new ServerReportWriter().read(reportDir.resolve("report.json"));
         at30 = report.server()

@@ -32,9 +32,6 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    /** How long idle leases stay while no other process waits. */
-    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-
     private final Bulkhead bulkhead;
 
     private final ClusterConfig config;
@@ -46,6 +43,9 @@ public final class ClusterBulkhead implements AutoCloseable {
     private final ExternalLimit external;
 
     private final Thread governor;
+
+    /** How long idle leases stay while no other process waits. */
+    private final long lingerNanos;
 
     private final AtomicBoolean signalled = new AtomicBoolean();
 
@@ -115,7 +115,8 @@ public final class ClusterBulkhead implements AutoCloseable {
             }
         });
         this.lastSync = System.nanoTime() - config.renewPeriod().toNanos();
-        this.lastBusy = System.nanoTime() - LINGER_NANOS;
+        this.lingerNanos = config.getIdleLinger().toNanos();
+        this.lastBusy = System.nanoTime() - this.lingerNanos;
         this.governor = Thread.ofVirtual().name("loom-bulkhead-cluster-" + bulkhead.getName()).unstarted(this::govern);
     }
 
@@ -352,8 +353,8 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.lastBusy = now;
         }
         LeaseState last = this.state;
-        // Idle leases linger briefly unless another process waits, so calls a few milliseconds apart reuse them.
-        boolean linger = this.mode == ClusterMode.CLUSTER && now - this.lastBusy < LINGER_NANOS
+        // Idle leases linger unless another process waits, so calls that come within the linger reuse them.
+        boolean linger = this.mode == ClusterMode.CLUSTER && now - this.lastBusy < this.lingerNanos
                 && (last == null || last.othersWaiting() == 0);
         int target = Math.min(linger ? Math.max(demand, limitNow) : demand, cap(now));
         // Never less than what may be in use: calls that got a permit before a shrink keep theirs. In fallback the
@@ -366,7 +367,7 @@ public final class ClusterBulkhead implements AutoCloseable {
                 || now - this.lastSync >= renewNanos || (want > 0 && now - this.lastSync >= POLL_NANOS);
         if (!due) {
             long wait = Math.min((want > 0) ? POLL_NANOS : renewNanos, this.lastSync + renewNanos - now);
-            return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
+            return linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait;
         }
         long start = System.nanoTime();
         LeaseState reply;
@@ -385,8 +386,12 @@ public final class ClusterBulkhead implements AutoCloseable {
             recovered(now);
         }
         applied(reply, now);
+        if (linger && reply.othersWaiting() > 0) {
+            // Kept idle leases while another process started waiting: give them back now, not when the linger ends.
+            return 0;
+        }
         long wait = (want > 0) ? POLL_NANOS : renewNanos;
-        return linger ? Math.min(wait, this.lastBusy + LINGER_NANOS - now + 1) : wait;
+        return linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait;
     }
 
     /** Applies a reply from Redis: the leases held, the limit, and the local limit they allow. */

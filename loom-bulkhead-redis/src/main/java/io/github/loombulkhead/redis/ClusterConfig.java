@@ -4,22 +4,29 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Immutable configuration of one cluster bulkhead: how long a lease lives without renewal and what happens
- * while Redis cannot be reached. Defaults: 5 s leases, {@link ClusterFallback#LOCAL}.
+ * Immutable configuration of one cluster bulkhead: how long a lease lives without renewal, how long leases no call
+ * uses stay with the process, and what happens while Redis cannot be reached. Defaults: 5 s leases, 1 s idle linger,
+ * {@link ClusterFallback#LOCAL}.
  */
 public final class ClusterConfig {
 
     /** Default time a process keeps its permits after its last renewal. */
     public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(5);
 
+    /** Default time leases no call uses stay with the process while no other process waits for permits. */
+    public static final Duration DEFAULT_IDLE_LINGER = Duration.ofSeconds(1);
+
     private static final Duration MIN_LEASE_DURATION = Duration.ofMillis(300);
 
     private final Duration leaseDuration;
+
+    private final Duration idleLinger;
 
     private final ClusterFallback fallback;
 
     private ClusterConfig(Builder builder) {
         this.leaseDuration = builder.leaseDuration;
+        this.idleLinger = builder.idleLinger;
         this.fallback = builder.fallback;
     }
 
@@ -36,6 +43,15 @@ public final class ClusterConfig {
         return this.leaseDuration;
     }
 
+    /**
+     * How long leases no call uses stay with this process after its last call ended, while no other process waits for
+     * permits: a call that comes within it finds a permit without a round trip to Redis. Another process that queues
+     * for permits gets them back at once (it announces itself), whatever this says.
+     */
+    public Duration getIdleLinger() {
+        return this.idleLinger;
+    }
+
     /** What happens while Redis cannot be reached. */
     public ClusterFallback getFallback() {
         return this.fallback;
@@ -49,13 +65,16 @@ public final class ClusterConfig {
 
     @Override
     public String toString() {
-        return "ClusterConfig[leaseDuration=" + this.leaseDuration + ", fallback=" + this.fallback + "]";
+        return "ClusterConfig[leaseDuration=" + this.leaseDuration + ", idleLinger=" + this.idleLinger + ", fallback="
+                + this.fallback + "]";
     }
 
     /** Validating builder; {@link #build()} names the invalid field and its value. */
     public static final class Builder {
 
         private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+
+        private Duration idleLinger = DEFAULT_IDLE_LINGER;
 
         private ClusterFallback fallback = ClusterFallback.LOCAL;
 
@@ -65,6 +84,15 @@ public final class ClusterConfig {
         /** How long permits outlive their last renewal; at least 300 ms (renewal runs three times per lease). */
         public Builder leaseDuration(Duration leaseDuration) {
             this.leaseDuration = leaseDuration;
+            return this;
+        }
+
+        /**
+         * How long leases no call uses stay with the process while no other process waits; 0 gives them back as soon
+         * as the last call ends (every call after a pause then takes a lease from Redis).
+         */
+        public Builder idleLinger(Duration idleLinger) {
+            this.idleLinger = idleLinger;
             return this;
         }
 
@@ -81,6 +109,10 @@ public final class ClusterConfig {
             if (this.leaseDuration == null || this.leaseDuration.compareTo(MIN_LEASE_DURATION) < 0) {
                 throw new IllegalArgumentException("leaseDuration must be at least " + MIN_LEASE_DURATION.toMillis()
                         + " ms (leases are renewed three times per lease) but was " + this.leaseDuration);
+            }
+            if (this.idleLinger == null || this.idleLinger.isNegative()) {
+                throw new IllegalArgumentException("idleLinger must be 0 or more (0 gives idle leases back at once) but was "
+                        + this.idleLinger);
             }
             Objects.requireNonNull(this.fallback, "fallback must not be null; use LOCAL or REJECT");
             return new ClusterConfig(this);

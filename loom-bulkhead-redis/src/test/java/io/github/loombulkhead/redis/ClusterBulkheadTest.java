@@ -215,7 +215,7 @@ class ClusterBulkheadTest {
 
     @Test
     void aFirstLeaseThatNobodyCanUseGoesBackAtOnce() throws Exception {
-        Replica replica = replica(3, ClusterConfig.ofDefaults());
+        Replica replica = replica(3, ClusterConfig.custom().idleLinger(Duration.ofMillis(20)).build());
         await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);
         CountDownLatch offered = new CountDownLatch(1);
         // A waiter whose task was cancelled meanwhile: it cannot use the permit the lease brings.
@@ -247,11 +247,106 @@ class ClusterBulkheadTest {
             replica.bulkhead.onComplete(0);
             sleep(2);
         }
-        // One lease for all 30 calls (a renewal, or a pause of the machine beyond 20 ms, may add a few script calls);
-        // without lingering, every call would take a lease and give it back: 60 script calls.
+        // One lease for all 30 calls (a renewal, once a second, may add a script call or two); without lingering,
+        // every call would take a lease and give it back: 60 script calls.
         assertThat(replica.clusterBulkhead.getRenewalCount() - before).isBetween(1L, 6L);
-        // Once the calls stop, the lease goes back.
+        // Once the calls stop, the lease goes back after the linger (1 s).
         await().atMost(Duration.ofSeconds(3)).until(() -> replica.clusterBulkhead.getHeldPermits() == 0);
+    }
+
+    @Test
+    void callsFiftyMillisecondsApartReuseOneLeaseWithinTheDefaultLinger() {
+        Replica replica = replica(3, ClusterConfig.ofDefaults());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);
+        long before = replica.clusterBulkhead.getRenewalCount();
+        for (int i = 0; i < 10; i++) {
+            replica.bulkhead.acquirePermit();
+            replica.bulkhead.onComplete(0);
+            sleep(50);
+        }
+        // A lease for the first call, kept between the calls (0.5 s in all, one renewal at most); with a linger of
+        // 0 every call would take a lease and give it back: 20 script calls.
+        assertThat(replica.clusterBulkhead.getRenewalCount() - before).isBetween(1L, 4L);
+        assertThat(replica.clusterBulkhead.getHeldPermits()).isEqualTo(1);
+    }
+
+    @Test
+    void withoutLingerEveryCallAfterAPauseTakesItsOwnLease() {
+        Replica replica = replica(3, ClusterConfig.custom().idleLinger(Duration.ZERO).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);
+        for (int i = 0; i < 5; i++) {
+            replica.bulkhead.acquirePermit();
+            assertThat(replica.clusterBulkhead.getHeldPermits()).isEqualTo(1);
+            replica.bulkhead.onComplete(0);
+            await().atMost(Duration.ofSeconds(2)).until(() -> replica.clusterBulkhead.getHeldPermits() == 0);
+        }
+        assertThat(replica.bulkhead.getLimit()).isZero();
+    }
+
+    @Test
+    void idleLeasesGoBackAtOnceWhenAnotherProcessWaitsWhateverTheLinger() {
+        ClusterConfig longLinger = ClusterConfig.custom().idleLinger(Duration.ofSeconds(30)).build();
+        Replica a = replica(2, longLinger);
+        Replica b = replica(2, longLinger);
+        await().atMost(Duration.ofSeconds(5)).until(() -> b.clusterBulkhead.getProcessCount() == 2);
+        useBoth(a);
+        // Both leases linger: nobody else wants them.
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.clusterBulkhead.getClusterInFlight() == 2);
+        assertThat(a.clusterBulkhead.getHeldPermits()).isEqualTo(2);
+        assertThat(a.bulkhead.getLimit()).isEqualTo(2);
+
+        // The permits change hands five times, each time lingering at the process that used them last.
+        long waitedNanos = 0;
+        Replica holder = a;
+        for (int round = 0; round < 5; round++) {
+            Replica next = (holder == a) ? b : a;
+            long start = System.nanoTime();
+            useBoth(next);
+            waitedNanos += System.nanoTime() - start;
+            Replica previous = holder;
+            await().atMost(Duration.ofSeconds(5)).until(() -> previous.clusterBulkhead.getHeldPermits() == 0);
+            assertThat(previous.bulkhead.getLimit()).isZero();
+            assertThat(next.clusterBulkhead.getHeldPermits()).isEqualTo(2);
+            holder = next;
+        }
+        // Handed over when the waiting process announced itself. Waiting for the holder's next renewal instead
+        // (every second; the 30 s linger never ends here) would take 2.5 s on average over five rounds, and less
+        // than 1 s in fewer than 1 run in 100.
+        assertThat(TimeUnit.NANOSECONDS.toMillis(waitedNanos)).isLessThan(1000);
+    }
+
+    @Test
+    void idleLeasesWithinTheFairShareGoBackAtOnceToo() {
+        ClusterConfig longLinger = ClusterConfig.custom().idleLinger(Duration.ofSeconds(30)).build();
+        Replica a = replica(4, longLinger);
+        Replica b = replica(4, longLinger);
+        Replica busy = replica(4, longLinger);
+        await().atMost(Duration.ofSeconds(5)).until(() -> busy.clusterBulkhead.getProcessCount() == 3);
+        // Two of the four permits stay in use all along; a and b take turns with the other two.
+        busy.bulkhead.acquirePermit();
+        busy.bulkhead.acquirePermit();
+        long waitedNanos = 0;
+        for (int round = 0; round < 3; round++) {
+            // The idle lease of b is within its fair share (4 / 3 processes, rounded up: 2), and still goes back.
+            long start = System.nanoTime();
+            useBoth(a);
+            // Then a's two idle leases, again within its share.
+            b.bulkhead.acquirePermit();
+            waitedNanos += System.nanoTime() - start;
+            b.bulkhead.onComplete(0);
+        }
+        // Six hand-overs; waiting for the holders' renewals instead (every second) would take 3 s on average.
+        assertThat(TimeUnit.NANOSECONDS.toMillis(waitedNanos)).isLessThan(1000);
+        busy.bulkhead.onComplete(0);
+        busy.bulkhead.onComplete(0);
+    }
+
+    /** Two calls that hold a permit at the same time, then end. */
+    private static void useBoth(Replica replica) {
+        replica.bulkhead.acquirePermit();
+        replica.bulkhead.acquirePermit();
+        replica.bulkhead.onComplete(0);
+        replica.bulkhead.onComplete(0);
     }
 
     @Test

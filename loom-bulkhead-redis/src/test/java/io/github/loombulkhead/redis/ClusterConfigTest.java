@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** Bad configuration fails at once, naming what is wrong and how to fix it. */
@@ -21,6 +22,15 @@ class ClusterConfigTest {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> ClusterConfig.custom().leaseDuration(Duration.ofMillis(100)).build())
             .withMessage("leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S");
+    }
+
+    @Test
+    void aNegativeIdleLingerIsRefusedAndZeroAllowed() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> ClusterConfig.custom().idleLinger(Duration.ofMillis(-5)).build())
+            .withMessage("idleLinger must be 0 or more (0 gives idle leases back at once) but was PT-0.005S");
+        assertThat(ClusterConfig.custom().idleLinger(Duration.ZERO).build().getIdleLinger()).isZero();
+        assertThat(ClusterConfig.ofDefaults().getIdleLinger()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test

@@ -259,6 +259,13 @@ public class LoomBulkheadProperties {
         private Duration leaseDuration = Duration.ofSeconds(5);
 
         /**
+         * How long permits no call uses stay with a process after its last call ended, while no other process waits
+         * for them: calls that come within it need no round trip to Redis. A process that starts waiting gets them
+         * back at once. 0 gives them back as soon as the last call ends.
+         */
+        private Duration idleLinger = Duration.ofSeconds(1);
+
+        /**
          * What happens while Redis cannot be reached: 'local' enforces the limit divided by the processes last seen
          * alive in each process; 'reject' rejects every call with reason cluster-unavailable.
          */
@@ -278,6 +285,14 @@ public class LoomBulkheadProperties {
 
         public void setLeaseDuration(Duration leaseDuration) {
             this.leaseDuration = leaseDuration;
+        }
+
+        public Duration getIdleLinger() {
+            return this.idleLinger;
+        }
+
+        public void setIdleLinger(Duration idleLinger) {
+            this.idleLinger = idleLinger;
         }
 
         public ClusterFallbackMode getFallback() {

@@ -55,12 +55,17 @@ public final class ClusterPermitsBenchmark {
             row("local bulkhead, back to back", latency(calls, local(), 0));
             row("local bulkhead, 2 ms idle between calls", latency(idleCalls, local(), 2));
             row("local bulkhead, 50 ms idle between calls", latency(longIdleCalls, local(), 50));
-            try (Process cluster = new Process(redis.port, "latency-" + UUID.randomUUID())) {
+            try (Process cluster = new Process(redis.port, "latency-" + UUID.randomUUID(), ClusterConfig.ofDefaults())) {
                 row("loom-bulkhead-redis, back to back (the lease stays while in use)", latency(calls, permit(cluster.bulkhead), 0));
                 row("loom-bulkhead-redis, 2 ms idle between calls (the lease lingers)",
                         latency(idleCalls, permit(cluster.bulkhead), 2));
+                row("loom-bulkhead-redis, 50 ms idle between calls (the lease lingers, idle-linger 1 s)",
+                        latency(longIdleCalls, permit(cluster.bulkhead), 50));
+            }
+            ClusterConfig noLinger = ClusterConfig.custom().idleLinger(Duration.ZERO).build();
+            try (Process cluster = new Process(redis.port, "latency-" + UUID.randomUUID(), noLinger)) {
                 cluster.roundTrips.clear();
-                row("loom-bulkhead-redis, 50 ms idle between calls (a lease per call)",
+                row("loom-bulkhead-redis, 50 ms idle between calls, idle-linger 0 (a lease per call)",
                         latency(longIdleCalls, permit(cluster.bulkhead), 50));
                 long[] trips = cluster.roundTrips.stream().mapToLong(Long::longValue).sorted().toArray();
                 row("  of which one script call to Redis (acquire or release)", trips);
@@ -73,8 +78,8 @@ public final class ClusterPermitsBenchmark {
                     .maxConcurrentCalls(LIMIT)
                     .maxWaitDuration(Duration.ofSeconds(30))
                     .build());
-                plain.attach(bulkhead, ClusterConfig.ofDefaults());
-                row("loom-bulkhead-redis from a Lettuce RedisClient, 50 ms idle between calls",
+                plain.attach(bulkhead, noLinger);
+                row("loom-bulkhead-redis from a Lettuce RedisClient, 50 ms idle, idle-linger 0 (a lease per call)",
                         latency(longIdleCalls, permit(bulkhead), 50));
             }
             finally {
@@ -155,7 +160,7 @@ public final class ClusterPermitsBenchmark {
         String prefix = "throughput-" + UUID.randomUUID();
         List<Process> processes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            processes.add(new Process(port, prefix));
+            processes.add(new Process(port, prefix, ClusterConfig.ofDefaults()));
         }
         try {
             AtomicInteger inUse = new AtomicInteger();
@@ -260,7 +265,7 @@ public final class ClusterPermitsBenchmark {
 
         final java.util.concurrent.ConcurrentLinkedQueue<Long> roundTrips = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-        Process(int port, String prefix) {
+        Process(int port, String prefix, ClusterConfig config) {
             this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
             this.connectionFactory.afterPropertiesSet();
             this.connectionFactory.start();
@@ -274,7 +279,7 @@ public final class ClusterPermitsBenchmark {
                 .maxConcurrentCalls(LIMIT)
                 .maxWaitDuration(Duration.ofSeconds(30))
                 .build());
-            this.cluster = this.bulkheads.attach(this.bulkhead, ClusterConfig.ofDefaults());
+            this.cluster = this.bulkheads.attach(this.bulkhead, config);
         }
 
         @Override

@@ -49,15 +49,16 @@ public class BulkheadClusterEndpoint {
      * One cluster bulkhead: the shared limit, permits held cluster-wide and by this process, the local queue.
      */
     public record ClusterBulkheadDescriptor(int limit, int clusterInFlight, int heldPermits, int localActive,
-            int localWaiting, int processes, ClusterMode mode, String fallback, String leaseDuration, long renewals,
-            long errors) implements OperationResponseBody {
+            int localWaiting, int processes, ClusterMode mode, String fallback, String leaseDuration, String idleLinger,
+            long renewals, long errors) implements OperationResponseBody {
 
         static ClusterBulkheadDescriptor of(ClusterBulkhead bulkhead) {
             return new ClusterBulkheadDescriptor(bulkhead.getLimit(), bulkhead.getClusterInFlight(),
                     bulkhead.getHeldPermits(), bulkhead.getBulkhead().getActiveCount(),
                     bulkhead.getBulkhead().getWaitingCount(), bulkhead.getProcessCount(), bulkhead.getMode(),
                     bulkhead.getConfig().getFallback().name().toLowerCase(Locale.ROOT),
-                    bulkhead.getConfig().getLeaseDuration().toString(), bulkhead.getRenewalCount(),
+                    bulkhead.getConfig().getLeaseDuration().toString(), bulkhead.getConfig().getIdleLinger().toString(),
+                    bulkhead.getRenewalCount(),
                     bulkhead.getErrorCount());
         }
     }

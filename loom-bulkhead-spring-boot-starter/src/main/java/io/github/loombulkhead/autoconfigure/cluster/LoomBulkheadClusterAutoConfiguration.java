@@ -1,5 +1,6 @@
 package io.github.loombulkhead.autoconfigure.cluster;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.github.loombulkhead.BulkheadRegistry;
@@ -91,9 +92,16 @@ public final class LoomBulkheadClusterAutoConfiguration {
         }
 
         private static ClusterConfig clusterConfig(String name, InstanceCluster cluster) {
+            Duration idleLinger = cluster.getIdleLinger();
+            if (idleLinger == null || idleLinger.isNegative()) {
+                throw new InvalidBulkheadPropertyException(BulkheadConfigMapper.instanceKey(name) + ".cluster.idle-linger",
+                        idleLinger, null, "idle leases cannot linger for a negative time",
+                        "Set it to 0 (give idle permits back at once) or more, e.g. 1s.");
+            }
             try {
                 return ClusterConfig.custom()
                     .leaseDuration(cluster.getLeaseDuration())
+                    .idleLinger(idleLinger)
                     .fallback(ClusterFallback.valueOf(cluster.getFallback().name()))
                     .build();
             }

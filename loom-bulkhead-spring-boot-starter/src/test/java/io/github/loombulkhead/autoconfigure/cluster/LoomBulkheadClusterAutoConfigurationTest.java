@@ -51,6 +51,7 @@ class LoomBulkheadClusterAutoConfigurationTest {
                     "loom.bulkhead.instances.callee.max-concurrent-calls=3",
                     "loom.bulkhead.instances.callee.cluster.enabled=true",
                     "loom.bulkhead.instances.callee.cluster.lease-duration=2s",
+                    "loom.bulkhead.instances.callee.cluster.idle-linger=250ms",
                     "loom.bulkhead.instances.callee.cluster.fallback=reject",
                     "loom.bulkhead.instances.local.max-concurrent-calls=3");
     }
@@ -67,6 +68,7 @@ class LoomBulkheadClusterAutoConfigurationTest {
             ClusterBulkhead otherCluster = second.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
             await().atMost(Duration.ofSeconds(5)).until(() -> otherCluster.getClusterInFlight() == 3);
             assertThat(otherCluster.getConfig().getLeaseDuration()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(otherCluster.getConfig().getIdleLinger()).isEqualTo(Duration.ofMillis(250));
             assertThat(otherCluster.getConfig().getFallback()).isEqualTo(ClusterFallback.REJECT);
             // Only the bulkhead that enables cluster is leased.
             assertThat(first.getBean(ClusterBulkheads.class).getAll()).extracting(ClusterBulkhead::getName)
@@ -179,5 +181,15 @@ class LoomBulkheadClusterAutoConfigurationTest {
                 .isInstanceOf(InvalidBulkheadPropertyException.class)
                 .hasMessage("Invalid value 'PT0.1S' for property 'loom.bulkhead.instances.callee.cluster.lease-duration': "
                         + "leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S"));
+    }
+
+    @Test
+    void aNegativeIdleLingerFailsNamingTheProperty() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.callee.cluster.idle-linger=-1s")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .isInstanceOf(InvalidBulkheadPropertyException.class)
+                .hasMessageStartingWith("Invalid value 'PT-1S' for property 'loom.bulkhead.instances.callee.cluster.idle-linger': "
+                        + "idle leases cannot linger for a negative time"));
     }
 }

@@ -248,7 +248,10 @@ public final class ClusterBulkhead implements AutoCloseable {
             giveBack();
         }
         catch (RuntimeException ex) {
-            logger.log(Level.DEBUG, () -> "Cluster bulkhead '" + getName() + "': leases left to expire", ex);
+            // Other processes get these permits back once the leases expire: say so, it costs them that long.
+            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': could not give back its leases at close ("
+                    + ex + "); other processes get them back when they expire, within "
+                    + this.config.getLeaseDuration().toMillis() + " ms");
         }
     }
 

@@ -87,7 +87,14 @@ public final class ClusterBulkhead implements AutoCloseable {
     /** When a call last queued or completed: idle leases linger from then. */
     private volatile long lastBusy;
 
+    /** The most calls running or waiting at a completion since the governor last looked (the ended one included). */
+    private final AtomicInteger busiestSinceStep = new AtomicInteger();
+
+    /** Calls running or waiting lately; used only by whoever holds {@link #calling}. */
+    private final RecentPeak recentPeak;
+
     // Governor thread only.
+
     private long lastSync;
 
     private int lastWant;
@@ -111,12 +118,15 @@ public final class ClusterBulkhead implements AutoCloseable {
             @Override
             public void onCompleted(Bulkhead completed, long executionNanos) {
                 ClusterBulkhead.this.lastBusy = System.nanoTime();
+                int busy = ClusterBulkhead.this.external.active() + ClusterBulkhead.this.external.waiting() + 1;
+                ClusterBulkhead.this.busiestSinceStep.accumulateAndGet(busy, Math::max);
                 signal();
             }
         });
         this.lastSync = System.nanoTime() - config.renewPeriod().toNanos();
         this.lingerNanos = config.getIdleLinger().toNanos();
         this.lastBusy = System.nanoTime() - this.lingerNanos;
+        this.recentPeak = new RecentPeak(this.lingerNanos, System.nanoTime());
         this.governor = Thread.ofVirtual().name("loom-bulkhead-cluster-" + bulkhead.getName()).unstarted(this::govern);
     }
 
@@ -307,6 +317,8 @@ public final class ClusterBulkhead implements AutoCloseable {
                 if (failure == null) {
                     this.listener.onRoundTrip(this, System.nanoTime() - start, null);
                     this.renewals.increment();
+                    // The governor may not look before these calls end: the leases they wanted linger.
+                    this.recentPeak.record(want, System.nanoTime());
                     applied(granted, System.nanoTime());
                     // All granted and used: the calls' completions wake the governor later, to let the leases linger and
                     // go. A waiter that gave up meanwhile leaves a lease nobody will use: the governor gives it back.
@@ -355,11 +367,13 @@ public final class ClusterBulkhead implements AutoCloseable {
         if (demand > 0) {
             this.lastBusy = now;
         }
+        int recent = this.recentPeak.record(Math.max(demand, this.busiestSinceStep.getAndSet(0)), now);
         LeaseState last = this.state;
-        // Idle leases linger unless another process waits, so calls that come within the linger reuse them.
+        // Idle leases linger unless another process waits, so calls that come within the linger reuse them; as many
+        // as calls ran or waited at once lately, not since a burst long past.
         boolean linger = this.mode == ClusterMode.CLUSTER && now - this.lastBusy < this.lingerNanos
                 && (last == null || last.othersWaiting() == 0);
-        int target = Math.min(linger ? Math.max(demand, limitNow) : demand, cap(now));
+        int target = Math.min(linger ? Math.max(demand, Math.min(limitNow, recent)) : demand, cap(now));
         // Never less than what may be in use: calls that got a permit before a shrink keep theirs. In fallback the
         // local share stays in force while retrying, and all of it is claimed when Redis answers.
         int keep = (this.mode == ClusterMode.FALLBACK) ? Math.max(limitNow, this.external.active())

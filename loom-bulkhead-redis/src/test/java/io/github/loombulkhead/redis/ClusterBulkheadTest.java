@@ -271,6 +271,27 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void theLeasesOfABurstLongPastGoBackWhileSingleCallsKeepComing() {
+        Replica replica = replica(3, ClusterConfig.custom().idleLinger(Duration.ofMillis(400)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);
+        for (int i = 0; i < 3; i++) {
+            replica.bulkhead.acquirePermit();
+        }
+        assertThat(replica.clusterBulkhead.getHeldPermits()).isEqualTo(3);
+        for (int i = 0; i < 3; i++) {
+            replica.bulkhead.onComplete(0);
+        }
+        // One call every 150 ms for 1.5 s: the linger never ends, and the burst is more than two windows (400 ms) old.
+        for (int i = 0; i < 10; i++) {
+            sleep(150);
+            replica.bulkhead.acquirePermit();
+            replica.bulkhead.onComplete(0);
+        }
+        assertThat(replica.clusterBulkhead.getHeldPermits()).isEqualTo(1);
+        assertThat(replica.bulkhead.getLimit()).isEqualTo(1);
+    }
+
+    @Test
     void withoutLingerEveryCallAfterAPauseTakesItsOwnLease() {
         Replica replica = replica(3, ClusterConfig.custom().idleLinger(Duration.ZERO).build());
         await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);

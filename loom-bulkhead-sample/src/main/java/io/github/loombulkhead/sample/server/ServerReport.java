@@ -23,7 +23,8 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param callsPerRequest callee calls each front request makes
      * @param requests the fewest requests ab sends per setup and level ({@code requests} of each result: what it sent)
      * @param levelDurationMs each level sends at least what the setup's Little's-law bound serves in this time
-     * @param warmupRequests the most requests of each front server's warm-up
+     * @param warmupRequests requests of each front server's warm-up, spread over the levels (at least one per
+     * connection at each level)
      * @param warmupDurationMs the longest warm-up, at the setup's bound
      * @param concurrency the levels (ab -c)
      * @param setups the setups in the order they ran
@@ -32,8 +33,8 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param frontJvmArguments options of the front servers' JVMs
      */
     public record Scenario(int calleeCapacity, long calleeLatencyMs, long readTimeoutMs, int callsPerRequest,
-            int requests, long levelDurationMs, int warmupRequests, long warmupDurationMs, List<Integer> concurrency, List<String> setups, int cores, String ab,
-            List<String> frontJvmArguments) {
+            int requests, long levelDurationMs, int warmupRequests, long warmupDurationMs, List<Integer> concurrency,
+            List<String> setups, int cores, String ab, List<String> frontJvmArguments) {
     }
 
     /**

@@ -119,7 +119,9 @@ public final class ClusterBulkhead implements AutoCloseable {
             public void onCompleted(Bulkhead completed, long executionNanos) {
                 ClusterBulkhead.this.lastBusy = System.nanoTime();
                 int busy = ClusterBulkhead.this.external.active() + ClusterBulkhead.this.external.waiting() + 1;
-                ClusterBulkhead.this.busiestSinceStep.accumulateAndGet(busy, Math::max);
+                if (busy > ClusterBulkhead.this.busiestSinceStep.get()) {
+                    ClusterBulkhead.this.busiestSinceStep.accumulateAndGet(busy, Math::max);
+                }
                 signal();
             }
         });

@@ -100,22 +100,26 @@ public final class ClusterPermitsBenchmark {
             finally {
                 redisson.shutdown();
             }
-            if (seconds == 0) {
-                System.exit(0);
-            }
-            System.out.println();
-            System.out.println("Permits per second at a shared limit of " + LIMIT + ", 1 ms per call, demand 2x the limit, "
-                    + seconds + " s each:");
-            System.out.println("| Processes | loom-bulkhead-redis permits/s | max in use | Redis syncs/s | Redisson permits/s | max in use |");
-            System.out.println("|---|---|---|---|---|---|");
-            for (int processes : new int[] { 1, 3, 10 }) {
-                Throughput cluster = clusterThroughput(redis.port, processes, seconds);
-                Throughput baseline = redissonThroughput(redis.port, processes, seconds);
-                System.out.printf(Locale.ROOT, "| %d | %,.0f | %d | %,.0f | %,.0f | %d |%n", processes, cluster.perSecond(),
-                        cluster.maxInUse(), cluster.syncsPerSecond(), baseline.perSecond(), baseline.maxInUse());
+            if (seconds > 0) {
+                permitsPerSecond(redis.port, seconds);
             }
         }
+        // Lettuce and Redisson leave non-daemon threads behind; redis-server is stopped by now.
         System.exit(0);
+    }
+
+    private static void permitsPerSecond(int port, int seconds) throws Exception {
+        System.out.println();
+        System.out.println("Permits per second at a shared limit of " + LIMIT + ", 1 ms per call, demand 2x the limit, "
+                + seconds + " s each:");
+        System.out.println("| Processes | loom-bulkhead-redis permits/s | max in use | Redis syncs/s | Redisson permits/s | max in use |");
+        System.out.println("|---|---|---|---|---|---|");
+        for (int processes : new int[] { 1, 3, 10 }) {
+            Throughput cluster = clusterThroughput(port, processes, seconds);
+            Throughput baseline = redissonThroughput(port, processes, seconds);
+            System.out.printf(Locale.ROOT, "| %d | %,.0f | %d | %,.0f | %,.0f | %d |%n", processes, cluster.perSecond(),
+                    cluster.maxInUse(), cluster.syncsPerSecond(), baseline.perSecond(), baseline.maxInUse());
+        }
     }
 
     private static Call local() {

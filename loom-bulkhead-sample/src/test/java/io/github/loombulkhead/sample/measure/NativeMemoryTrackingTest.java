@@ -58,6 +58,22 @@ class NativeMemoryTrackingTest {
         NativeMemoryTracking tracking = NativeMemoryTracking.ofThisJvm();
         assertThat(tracking.isEnabled()).as("surefire starts the test JVM with -XX:NativeMemoryTracking=summary")
             .isTrue();
+        // The counts are the whole JVM's: another thread ending meanwhile (a compiler thread that idled out, a
+        // thread of a finished test) lowers them. Measured up to three times; one clean measurement must see all 20.
+        ThreadMemory best = null;
+        for (int attempt = 0; attempt < 3 && (best == null || best.threadsDelta() < 20); attempt++) {
+            ThreadMemory memory = whileTwentyThreadsWait(tracking);
+            assertThat(memory).isNotNull();
+            if (best == null || memory.threadsDelta() > best.threadsDelta()) {
+                best = memory;
+            }
+        }
+        assertThat(best.threadsDelta()).isGreaterThanOrEqualTo(20);
+        assertThat(best.stackReservedDeltaBytes()).isGreaterThanOrEqualTo(20 * 512L * 1024);
+    }
+
+    /** The thread memory since a baseline taken right before 20 platform threads started, while they wait. */
+    private static ThreadMemory whileTwentyThreadsWait(NativeMemoryTracking tracking) throws Exception {
         tracking.baseline();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(20);
@@ -75,10 +91,7 @@ class NativeMemoryTrackingTest {
                 });
             }
             started.await();
-            ThreadMemory memory = tracking.threadDiff();
-            assertThat(memory).isNotNull();
-            assertThat(memory.threadsDelta()).isGreaterThanOrEqualTo(20);
-            assertThat(memory.stackReservedDeltaBytes()).isGreaterThanOrEqualTo(20 * 512L * 1024);
+            return tracking.threadDiff();
         }
         finally {
             release.countDown();

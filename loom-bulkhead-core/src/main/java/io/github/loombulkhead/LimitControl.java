@@ -1,9 +1,11 @@
 package io.github.loombulkhead;
 
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.LimitAlgorithm;
+import io.github.loombulkhead.limit.LimitRamp;
 import io.github.loombulkhead.limit.Outcome;
 
 /**
@@ -12,7 +14,8 @@ import io.github.loombulkhead.limit.Outcome;
  * itself for a static bulkhead, what a {@link LimitAlgorithm} finds at or below it for an adaptive one.
  * Changes are serialized, so listeners hear of them in order; a larger limit is announced before
  * anyone can use it, a smaller one after it applies. A static limit may be leased to an {@link ExternalLimit}
- * instead, which then owns it; listeners are not told of leased limits.
+ * instead, which then owns it; listeners are not told of leased limits. An algorithm's rises are spread over time
+ * by a {@link LimitRamp}, stepped by the shared {@link ExpiryScheduler} thread.
  */
 final class LimitControl {
 
@@ -31,11 +34,25 @@ final class LimitControl {
     /** Owns the limit when it is leased from outside (a cluster-wide limit); null otherwise. */
     private volatile ExternalLimit external;
 
+    /** Guarded by lock: spreads the algorithm's rises over time. */
+    private LimitRamp ramp;
+
+    /** Where the ramp goes; a sample proposing it again needs no lock. */
+    private volatile int target;
+
+    /** Guarded by lock: the timer of the ramp's next step, null when none is pending. */
+    private ScheduledFuture<?> step;
+
+    /** Guarded by lock: when that step is due. */
+    private long stepNanos;
+
     LimitControl(Bulkhead owner, Permits permits, BulkheadStatistics statistics, LimitAlgorithm algorithm) {
         this.owner = owner;
         this.permits = permits;
         this.statistics = statistics;
         this.algorithm = algorithm;
+        this.ramp = new LimitRamp(permits.limit());
+        this.target = permits.limit();
     }
 
     /** The algorithm {@code config} asks for, or {@code null} for a static limit. */
@@ -69,21 +86,56 @@ final class LimitControl {
     }
 
     /**
-     * Gives {@code algorithm} one sample and applies the limit it proposes, capped by the ceiling. A
-     * thread that finds a change under way skips its own: that one applies the newest proposal.
+     * Gives {@code algorithm} one sample and applies the limit it proposes, capped by the ceiling: a decrease at once,
+     * a rise through the ramp. A thread that finds a change under way skips its own: that one applies the newest
+     * proposal.
      */
     private void sample(LimitAlgorithm algorithm, long startNanos, long rttNanos, int inflight, Outcome outcome) {
         int proposed = algorithm.onSample(startNanos, rttNanos, inflight, outcome);
         this.statistics.sampled(this.owner, rttNanos, outcome);
-        if (proposed != this.permits.limit() && this.lock.tryLock()) {
+        if (proposed != this.target && this.lock.tryLock()) {
             try {
                 if (this.algorithm == algorithm) {
-                    setLimit(Math.min(algorithm.getLimit(), this.owner.getCeiling()));
+                    long now = System.nanoTime();
+                    setLimit(this.ramp.propose(Math.min(algorithm.getLimit(), this.owner.getCeiling()), now, rttNanos));
+                    this.target = this.ramp.getTarget();
+                    scheduleStep(now);
                 }
             }
             finally {
                 this.lock.unlock();
             }
+        }
+    }
+
+    /** Guarded by lock. Makes sure a timer runs the ramp's next step when it is due. */
+    private void scheduleStep(long now) {
+        long next = this.ramp.nextStepNanos();
+        if (next == Long.MAX_VALUE || (this.step != null && this.stepNanos - next <= 0)) {
+            return;
+        }
+        if (this.step != null) {
+            this.step.cancel(false);
+        }
+        LimitRamp scheduledFor = this.ramp;
+        this.stepNanos = next;
+        // The timer thread only hands over: the step runs on a virtual thread, as it may start waiting calls.
+        this.step = ExpiryScheduler.schedule(() -> ExpiryScheduler.tell(() -> step(scheduledFor)), next - now);
+    }
+
+    /** Applies the steps of {@code scheduledFor} that are due, unless the ramp was replaced meanwhile. */
+    private void step(LimitRamp scheduledFor) {
+        this.lock.lock();
+        try {
+            this.step = null;
+            if (this.ramp == scheduledFor) {
+                long now = System.nanoTime();
+                setLimit(this.ramp.advance(now));
+                scheduleStep(now);
+            }
+        }
+        finally {
+            this.lock.unlock();
         }
     }
 
@@ -121,7 +173,10 @@ final class LimitControl {
             LimitAlgorithm restarted = algorithmFor(changed);
             this.owner.configChanged(changed);
             this.algorithm = restarted;
-            setLimit(initialLimit(restarted, changed));
+            int limit = initialLimit(restarted, changed);
+            this.ramp = new LimitRamp(limit);
+            this.target = limit;
+            setLimit(limit);
         }
         catch (IllegalArgumentException ex) {
             throw new IllegalArgumentException("Bulkhead '" + this.owner.getName() + "': " + ex.getMessage(), ex);

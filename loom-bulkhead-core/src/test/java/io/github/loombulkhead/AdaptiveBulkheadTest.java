@@ -1,18 +1,21 @@
 package io.github.loombulkhead;
 
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.LimitRamp;
 import io.github.loombulkhead.limit.Outcome;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 /** A bulkhead whose limit an algorithm finds: samples move it, the ceiling and minimum hold. */
 class AdaptiveBulkheadTest {
@@ -146,6 +149,33 @@ class AdaptiveBulkheadTest {
     }
 
     @Test
+    void aRiseReachesTheBulkheadInStepsOverHalfTheRoundTripThatEarnedItAndADecreaseAtOnce() {
+        Bulkhead bulkhead = adaptive(50, 10, 2);
+        long rtt = TimeUnit.SECONDS.toNanos(4);
+        long proposedAt = System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
+        }
+        for (int i = 0; i < 10; i++) {
+            bulkhead.onComplete(rtt, rtt, 10, Outcome.SUCCESS);
+        }
+        int proposed = bulkhead.getLimitAlgorithm().getLimit();
+        assertThat(proposed).isGreaterThan(10);
+        assertThat(bulkhead.getLimit()).as("the first step is due 250 ms after the rise").isEqualTo(10);
+        await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getLimit() == proposed);
+        assertThat(System.nanoTime() - proposedAt).as("the last step is due half the round trip after the rise")
+            .isGreaterThanOrEqualTo(rtt / 2);
+        // Each of the 8 steps releases (proposed - 10) / 8 permits: a whole one at min(8, proposed - 10) of them.
+        assertThat(this.samples.limits).hasSize(Math.min(LimitRamp.STEPS, proposed - 10))
+            .doesNotHaveDuplicates()
+            .isSorted()
+            .endsWith(proposed);
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
+        bulkhead.onComplete(rtt, rtt, proposed, Outcome.DROPPED);
+        assertThat(bulkhead.getLimit()).as("a decrease applies at once").isLessThan(proposed);
+    }
+
+    @Test
     void aStaticBulkheadTakesNoSamples() {
         Bulkhead bulkhead = new Bulkhead("static", BulkheadConfig.custom().maxConcurrentCalls(5).build());
         bulkhead.addListener(this.samples);
@@ -158,6 +188,13 @@ class AdaptiveBulkheadTest {
     static final class RecordingSamples implements BulkheadListener {
 
         final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+
+        final List<Integer> limits = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onLimitChanged(Bulkhead bulkhead, int oldLimit, int newLimit) {
+            this.limits.add(newLimit);
+        }
 
         @Override
         public void onSample(Bulkhead bulkhead, long rttNanos, Outcome outcome) {

@@ -6,6 +6,7 @@ import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.LimitAlgorithm;
+import io.github.loombulkhead.limit.LimitRamp;
 import io.github.loombulkhead.limit.Outcome;
 
 /**
@@ -58,18 +59,32 @@ public enum Contender {
         };
     }
 
+    /** A loom algorithm as the bulkhead applies it: decreases at once, rises through a {@link LimitRamp}. */
     static SimulatedLimit loom(AdaptiveLimitConfig config) {
         LimitAlgorithm algorithm = LimitAlgorithm.of(config);
+        LimitRamp ramp = new LimitRamp(algorithm.getLimit());
         return new SimulatedLimit() {
 
             @Override
             public int limit() {
-                return algorithm.getLimit();
+                return ramp.getLimit();
             }
 
             @Override
             public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
-                algorithm.onSample(startNanos, rttNanos, inflight, dropped ? Outcome.DROPPED : Outcome.SUCCESS);
+                int proposed = algorithm.onSample(startNanos, rttNanos, inflight,
+                        dropped ? Outcome.DROPPED : Outcome.SUCCESS);
+                ramp.propose(proposed, startNanos + rttNanos, rttNanos);
+            }
+
+            @Override
+            public void onTick(long nowNanos) {
+                ramp.advance(nowNanos);
+            }
+
+            @Override
+            public long nextChangeNanos() {
+                return ramp.nextStepNanos();
             }
         };
     }

@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  * grows. Service times are log-normal around {@link CalleeModel#serviceTime()}.
  * <li>The caller gives up after {@link CalleeModel#readTimeout()}: the call is dropped (the limit hears a drop
  * after that RTT) while the callee still works on it, as an HTTP server does that does not notice the client left.
- * <li>Every {@link CalleeModel#tick()} the limit is recorded (and time-driven algorithms hear the time).
+ * <li>Every {@link CalleeModel#tick()} the limit is recorded (and time-driven algorithms hear the time); a limit that
+ * changes without a sample (loom's {@code LimitRamp}) hears the time exactly when its next step is due.
  * </ul>
  * The same seed gives the same arrivals and service times to every algorithm.
  */
@@ -29,6 +30,8 @@ final class LimitSimulation {
     private static final int CAPACITY = 3;
 
     private static final int TICK = 4;
+
+    private static final int STEP = 5;
 
     private final Scenario scenario;
 
@@ -57,6 +60,9 @@ final class LimitSimulation {
     private int busyWorkers;
 
     private int workers;
+
+    /** When the next limit step is scheduled; {@code Long.MAX_VALUE} when none is. */
+    private long stepAt = Long.MAX_VALUE;
 
     private LimitSimulation(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed) {
         this.scenario = scenario;
@@ -99,6 +105,7 @@ final class LimitSimulation {
                 case TIMEOUT -> timedOut(event.call);
                 case CAPACITY -> changeCapacity((int) event.call.serviceNanos);
                 case TICK -> tick();
+                case STEP -> step();
                 default -> throw new IllegalStateException("event " + event.type);
             }
         }
@@ -182,6 +189,27 @@ final class LimitSimulation {
         long rtt = this.now - call.startNanos;
         this.trace.call(this.now, rtt, success);
         this.limit.onSample(call.startNanos, rtt, call.inflightAtStart, !success);
+        scheduleStep();
+        admit();
+    }
+
+    /** Schedules the limit's next change without a sample, unless an earlier one is scheduled. */
+    private void scheduleStep() {
+        long next = this.limit.nextChangeNanos();
+        if (next != Long.MAX_VALUE && (this.stepAt == Long.MAX_VALUE || next < this.stepAt)) {
+            this.stepAt = next;
+            schedule(next, STEP, null);
+        }
+    }
+
+    private void step() {
+        if (this.now < this.stepAt) {
+            // Superseded by an earlier step, which already rescheduled.
+            return;
+        }
+        this.stepAt = Long.MAX_VALUE;
+        this.limit.onTick(this.now);
+        scheduleStep();
         admit();
     }
 
@@ -203,6 +231,7 @@ final class LimitSimulation {
     private void tick() {
         schedule(this.now + this.trace.tickNanos, TICK, null);
         this.limit.onTick(this.now);
+        scheduleStep();
         admit();
         this.trace.tick(this.limit.limit());
     }

@@ -7,7 +7,12 @@ interface SimulatedLimit {
 
     void onSample(long startNanos, long rttNanos, int inflight, boolean dropped);
 
-    /** Called every tick, for algorithms that act on time rather than on samples. */
+    /** Called every tick and at {@link #nextChangeNanos()}, for limits that act on time rather than on samples. */
     default void onTick(long nowNanos) {
+    }
+
+    /** When the limit changes next without a sample (a step of loom's {@code LimitRamp}), or never. */
+    default long nextChangeNanos() {
+        return Long.MAX_VALUE;
     }
 }

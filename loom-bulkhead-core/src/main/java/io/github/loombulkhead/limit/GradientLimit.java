@@ -24,7 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, once.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
- * the last overload without queueing, doubling its step per window up to 50 % per RTT; see {@link Growth}.
+ * the last overload (or 1.3 × the knee, if lower) without queueing, doubling its step per window up to 50 % per RTT;
+ * see {@link Growth}.
  * </ul>
  * Estimates: {@code noLoadRttNanos}, {@code rttNanos} (the latest window mean), {@code knee} (0 before the first
  * overload).
@@ -34,6 +35,9 @@ final class GradientLimit implements LimitAlgorithm {
     // STARTING -> (first queueing or drop) -> STEADY; in STEADY a latency decrease holds growth for two windows.
 
     private static final double DRAIN_MARGIN = 0.03;
+
+    /** How far past the knee the limit may grow without queueing before the knee counts as outgrown. */
+    private static final double OUTGROWN_KNEE = 1.3;
 
     private final AdaptiveLimitConfig config;
 
@@ -220,7 +224,16 @@ final class GradientLimit implements LimitAlgorithm {
             this.peak = this.limit;
         }
         this.growth.windowQuiet(this.startup, this.limit, returnTarget(),
-                this.limit >= this.peak && ratio <= this.quietRatio);
+                this.limit >= probeFrom() && ratio <= this.quietRatio);
+    }
+
+    /**
+     * Guarded by lock. Where probing speeds up: past the limit the last overload began at, or 30 % past the knee if
+     * that comes first. An overload that began far above the knee (the capacity fell while the limit was still
+     * climbing, and the callee collapsed) says nothing about a callee that then takes 1.3 × the knee without a queue.
+     */
+    private double probeFrom() {
+        return (this.knee == Double.MAX_VALUE) ? this.peak : Math.min(this.peak, this.knee * OUTGROWN_KNEE);
     }
 
     /** Guarded by lock. Where growth slows down: the knee, or half the limit the last overload began at. */

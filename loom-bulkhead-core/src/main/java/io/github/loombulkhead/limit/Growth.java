@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.DoubleAdder;
 /**
  * The gradient's growth, paced per call that started with at least half the limit in use and did not queue: doubling
  * per RTT while starting; 50 % per RTT back up to the return target (the knee, or half the limit the last overload
- * began at); {@code increaseRatio} per RTT above it; once past the limit of the last overload without queueing,
+ * began at); {@code increaseRatio} per RTT above it; once past the limit of the last overload (or 1.3 × the knee)
+ * without queueing,
  * doubling its step per window up to 50 % per RTT. The limit never grows beyond 1.3 × the most calls in flight that a
  * call started with and finished without queueing. Calls add growth without locks; the rest runs under the
  * algorithm's lock.
@@ -31,7 +32,7 @@ final class Growth {
 
     private volatile double perCall = STARTUP;
 
-    /** Guarded by the algorithm's lock: windows in a row past the last overload's limit without queueing. */
+    /** Guarded by the algorithm's lock: windows in a row past where probing speeds up, without queueing. */
     private int probes;
 
     Growth(AdaptiveLimitConfig config) {
@@ -82,7 +83,7 @@ final class Growth {
 
     /**
      * Guarded by lock. Chooses the pace after a window without queueing.
-     * @param probing whether the limit is past the last overload's and the window was quiet
+     * @param probing whether the limit is past where probing speeds up and the window was quiet
      */
     void windowQuiet(boolean startup, double limit, double target, boolean probing) {
         if (startup) {

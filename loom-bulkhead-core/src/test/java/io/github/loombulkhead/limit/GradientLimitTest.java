@@ -106,6 +106,19 @@ class GradientLimitTest {
     }
 
     @Test
+    void probesFastOnceWellPastTheKneeWhenTheLastOverloadBeganFarAboveIt() {
+        // The capacity halves while the start is still climbing: the overload begins at 292, the knee is 117.
+        ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 7).timeoutNanos(167 * MS).runRtts(6);
+        loop.capacity(100).runRtts(7);
+        assertThat(loop.getEstimate("knee")).isEqualTo(117);
+        long restored = loop.now();
+        loop.capacity(200).runRtts(30);
+        // Probing at 5 % per RTT up to where the overload began would take 10 RTTs to reach 200.
+        assertThat(loop.firstTimeAtOrAbove(restored, 200) - restored).isBetween(0L, 6 * S);
+        assertThat(loop.meanLimitSince(restored + 15 * S)).isBetween(190.0, 240.0);
+    }
+
+    @Test
     void fallsOnTimeoutsWhenTheCapacityDropsFarBelowTheLimit() {
         ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, 5).timeoutNanos(167 * MS).runRtts(100);
         assertThat(loop.drops()).isZero();

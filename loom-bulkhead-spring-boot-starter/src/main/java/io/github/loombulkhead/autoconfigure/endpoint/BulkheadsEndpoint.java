@@ -194,13 +194,15 @@ public class BulkheadsEndpoint {
 
     /**
      * The algorithm that finds an adaptive bulkhead's limit between {@code minLimit} and {@code ceiling}
-     * ({@code maxConcurrentCalls}), and what it believes now (names documented by each algorithm, durations in
-     * nanoseconds).
+     * ({@code maxConcurrentCalls}): the limit it proposes (the bulkhead's limit reaches a higher one in steps over
+     * half a round trip) and what it believes now (names documented by each algorithm, durations in nanoseconds).
      */
-    public record AlgorithmDescriptor(String name, int minLimit, int ceiling, Map<String, Number> estimates) {
+    public record AlgorithmDescriptor(String name, int proposedLimit, int minLimit, int ceiling,
+            Map<String, Number> estimates) {
 
         static AlgorithmDescriptor of(LimitAlgorithm algorithm, BulkheadConfig config) {
-            return new AlgorithmDescriptor(algorithm.getName(), config.getAdaptive().getMinLimit(),
+            return new AlgorithmDescriptor(algorithm.getName(),
+                    Math.min(algorithm.getLimit(), config.getMaxConcurrentCalls()), config.getAdaptive().getMinLimit(),
                     config.getMaxConcurrentCalls(), new TreeMap<>(algorithm.getEstimates()));
         }
     }

@@ -88,6 +88,7 @@ class BulkheadsEndpointTest {
         assertThat(descriptor.limit()).isEqualTo(gradual.getLimit());
         assertThat(descriptor.config().maxConcurrentCalls()).isEqualTo(40);
         assertThat(descriptor.algorithm().name()).isEqualTo("gradient");
+        assertThat(descriptor.algorithm().proposedLimit()).isEqualTo(gradual.getLimitAlgorithm().getLimit());
         assertThat(descriptor.algorithm().minLimit()).isEqualTo(4);
         assertThat(descriptor.algorithm().ceiling()).isEqualTo(40);
         assertThat(descriptor.algorithm().estimates()).isNotEmpty()

@@ -9,13 +9,17 @@ import java.util.concurrent.TimeUnit;
  * One daemon platform thread shared by all bulkheads to find waiters whose wait timed out. Each
  * bulkhead keeps at most one pending check, for its oldest waiter. The thread only changes queue
  * state: expired waiters and listeners are told on a new virtual thread per batch, so a slow
- * callback of one bulkhead never delays another's timeouts.
+ * callback of one bulkhead never delays another's timeouts. Adaptive bulkheads also time the steps
+ * of their {@link io.github.loombulkhead.limit.LimitRamp} here; each step runs on a virtual thread
+ * of its own, as it may start waiting calls.
  */
 final class ExpiryScheduler {
 
     private static final ScheduledThreadPoolExecutor SCHEDULER = create();
 
     private static final ThreadFactory CALLBACKS = Thread.ofVirtual().name("loom-bulkhead-expired").factory();
+
+    private static final ThreadFactory RAMP_STEPS = Thread.ofVirtual().name("loom-bulkhead-limit-ramp").factory();
 
     private ExpiryScheduler() {
     }
@@ -34,5 +38,10 @@ final class ExpiryScheduler {
     /** Runs the callbacks of one batch of expired waiters off the timer thread. */
     static void tell(Runnable callbacks) {
         CALLBACKS.newThread(callbacks).start();
+    }
+
+    /** Runs one step of an adaptive bulkhead's limit ramp off the timer thread. */
+    static void step(Runnable step) {
+        RAMP_STEPS.newThread(step).start();
     }
 }

@@ -120,7 +120,7 @@ final class LimitControl {
         LimitRamp scheduledFor = this.ramp;
         this.stepNanos = next;
         // The timer thread only hands over: the step runs on a virtual thread, as it may start waiting calls.
-        this.step = ExpiryScheduler.schedule(() -> ExpiryScheduler.tell(() -> step(scheduledFor)), next - now);
+        this.step = ExpiryScheduler.schedule(() -> ExpiryScheduler.step(() -> step(scheduledFor)), next - now);
     }
 
     /** Applies the steps of {@code scheduledFor} that are due, unless the ramp was replaced meanwhile. */

@@ -170,6 +170,11 @@ class AdaptiveBulkheadTest {
             .doesNotHaveDuplicates()
             .isSorted()
             .endsWith(proposed);
+        assertThat(this.samples.limitThreads).as("every step ran on a virtual thread named for the ramp")
+            .allSatisfy((thread) -> {
+                assertThat(thread.isVirtual()).isTrue();
+                assertThat(thread.getName()).isEqualTo("loom-bulkhead-limit-ramp");
+            });
         assertThat(bulkhead.tryAcquirePermit()).isTrue();
         bulkhead.onComplete(rtt, rtt, proposed, Outcome.DROPPED);
         assertThat(bulkhead.getLimit()).as("a decrease applies at once").isLessThan(proposed);
@@ -191,9 +196,12 @@ class AdaptiveBulkheadTest {
 
         final List<Integer> limits = new CopyOnWriteArrayList<>();
 
+        final List<Thread> limitThreads = new CopyOnWriteArrayList<>();
+
         @Override
         public void onLimitChanged(Bulkhead bulkhead, int oldLimit, int newLimit) {
             this.limits.add(newLimit);
+            this.limitThreads.add(Thread.currentThread());
         }
 
         @Override

@@ -87,25 +87,38 @@ final class LimitControl {
 
     /**
      * Gives {@code algorithm} one sample and applies the limit it proposes, capped by the ceiling: a decrease at once,
-     * a rise through the ramp. A thread that finds a change under way skips its own: that one applies the newest
-     * proposal.
+     * a rise through the ramp. A thread that finds a change under way skips its own; that thread checks the proposal
+     * again once it is done, so the last proposal always applies.
      */
     private void sample(LimitAlgorithm algorithm, long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        int proposed = algorithm.onSample(startNanos, rttNanos, inflight, outcome);
+        algorithm.onSample(startNanos, rttNanos, inflight, outcome);
         this.statistics.sampled(this.owner, rttNanos, outcome);
-        if (proposed != this.target && this.lock.tryLock()) {
+        int proposed = proposal(algorithm);
+        while (proposed != this.target && this.lock.tryLock()) {
             try {
-                if (this.algorithm == algorithm) {
-                    long now = System.nanoTime();
-                    setLimit(this.ramp.propose(Math.min(algorithm.getLimit(), this.owner.getCeiling()), now, rttNanos));
-                    this.target = this.ramp.getTarget();
-                    scheduleStep(now);
+                if (this.algorithm != algorithm) {
+                    return;
                 }
+                long now = System.nanoTime();
+                setLimit(this.ramp.propose(proposed, now, rttNanos));
+                this.target = this.ramp.getTarget();
+                scheduleStep(now);
             }
             finally {
                 this.lock.unlock();
             }
+            int again = proposal(algorithm);
+            if (again == proposed) {
+                return;
+            }
+            // A sample that came in meanwhile skipped its change: apply the newer proposal.
+            proposed = again;
         }
+    }
+
+    /** What {@code algorithm} proposes, capped by the ceiling. */
+    private int proposal(LimitAlgorithm algorithm) {
+        return Math.min(algorithm.getLimit(), this.owner.getCeiling());
     }
 
     /** Guarded by lock. Makes sure a timer runs the ramp's next step when it is due. */

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.LimitRamp;
@@ -178,6 +180,42 @@ class AdaptiveBulkheadTest {
         assertThat(bulkhead.tryAcquirePermit()).isTrue();
         bulkhead.onComplete(rtt, rtt, proposed, Outcome.DROPPED);
         assertThat(bulkhead.getLimit()).as("a decrease applies at once").isLessThan(proposed);
+    }
+
+    @Test
+    void aProposalMadeWhileAnotherThreadChangesTheLimitIsAppliedByThatThread() throws Exception {
+        Bulkhead bulkhead = adaptive(1000, 500, 1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        AtomicInteger proposedMeanwhile = new AtomicInteger();
+        bulkhead.addListener(new BulkheadListener() {
+
+            @Override
+            public void onLimitChanged(Bulkhead changed, int oldLimit, int newLimit) {
+                if (!first.getAndSet(false)) {
+                    return;
+                }
+                // Told while the first change holds the bulkhead's limit lock: another call drops meanwhile, on
+                // another thread, and finds the lock taken.
+                Thread other = Thread.ofVirtual().start(() -> {
+                    if (bulkhead.tryAcquirePermit()) {
+                        bulkhead.onComplete(1_000, 1_000, 1, Outcome.DROPPED);
+                        proposedMeanwhile.set(bulkhead.getLimitAlgorithm().getLimit());
+                    }
+                });
+                try {
+                    other.join();
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(ex);
+                }
+            }
+        });
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
+        bulkhead.onComplete(1_000, 1_000, 1, Outcome.DROPPED);
+        assertThat(this.samples.limits).as("the first drop halved the limit").startsWith(250);
+        assertThat(proposedMeanwhile.get()).as("the second drop, a round later, lowered it again").isBetween(1, 249);
+        assertThat(bulkhead.getLimit()).isEqualTo(proposedMeanwhile.get());
     }
 
     @Test

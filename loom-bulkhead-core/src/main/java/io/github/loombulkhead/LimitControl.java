@@ -40,6 +40,9 @@ final class LimitControl {
     /** Where the ramp goes; a sample proposing it again needs no lock. */
     private volatile int target;
 
+    /** The RTT of the latest sample: how far a rise proposed after a step or a ceiling change is spread. */
+    private volatile long lastRttNanos;
+
     /** Guarded by lock: the timer of the ramp's next step, null when none is pending. */
     private ScheduledFuture<?> step;
 
@@ -93,6 +96,15 @@ final class LimitControl {
     private void sample(LimitAlgorithm algorithm, long startNanos, long rttNanos, int inflight, Outcome outcome) {
         algorithm.onSample(startNanos, rttNanos, inflight, outcome);
         this.statistics.sampled(this.owner, rttNanos, outcome);
+        this.lastRttNanos = rttNanos;
+        apply(algorithm, rttNanos);
+    }
+
+    /**
+     * Applies what {@code algorithm} proposes unless another thread holds the lock; every holder of the lock calls
+     * this after unlocking, so a proposal skipped meanwhile applies then. Rises spread over half of {@code rttNanos}.
+     */
+    private void apply(LimitAlgorithm algorithm, long rttNanos) {
         int proposed = proposal(algorithm);
         while (proposed != this.target && this.lock.tryLock()) {
             try {
@@ -113,6 +125,14 @@ final class LimitControl {
             }
             // A sample that came in meanwhile skipped its change: apply the newer proposal.
             proposed = again;
+        }
+    }
+
+    /** After a step or a ceiling change released the lock: applies a proposal a sample skipped meanwhile. */
+    private void applySkipped() {
+        LimitAlgorithm current = this.algorithm;
+        if (current != null) {
+            apply(current, this.lastRttNanos);
         }
     }
 
@@ -141,15 +161,17 @@ final class LimitControl {
         this.lock.lock();
         try {
             this.step = null;
+            long now = System.nanoTime();
             if (this.ramp == scheduledFor) {
-                long now = System.nanoTime();
                 setLimit(this.ramp.advance(now));
-                scheduleStep(now);
             }
+            // A replaced ramp's timer still hands over to the current ramp, whose step it may have kept waiting.
+            scheduleStep(now);
         }
         finally {
             this.lock.unlock();
         }
+        applySkipped();
     }
 
     /**
@@ -187,6 +209,11 @@ final class LimitControl {
             this.owner.configChanged(changed);
             this.algorithm = restarted;
             int limit = initialLimit(restarted, changed);
+            if (this.step != null) {
+                // The old ramp's timer would keep the new ramp's first step from being scheduled.
+                this.step.cancel(false);
+                this.step = null;
+            }
             this.ramp = new LimitRamp(limit);
             this.target = limit;
             setLimit(limit);
@@ -197,6 +224,7 @@ final class LimitControl {
         finally {
             this.lock.unlock();
         }
+        applySkipped();
     }
 
     /**

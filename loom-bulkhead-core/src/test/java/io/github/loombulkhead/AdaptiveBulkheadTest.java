@@ -39,13 +39,18 @@ class AdaptiveBulkheadTest {
 
     /** Fills every permit, then completes the calls with {@code outcome}, as a saturated caller would. */
     private static void saturatedRound(Bulkhead bulkhead, Outcome outcome) {
+        saturatedRound(bulkhead, outcome, -1);
+    }
+
+    /** As {@link #saturatedRound(Bulkhead, Outcome)}, every call taking {@code rttNanos} (-1: as long as it did). */
+    private static void saturatedRound(Bulkhead bulkhead, Outcome outcome, long rttNanos) {
         int limit = bulkhead.getLimit();
         long start = System.nanoTime();
         for (int i = 0; i < limit; i++) {
             assertThat(bulkhead.tryAcquirePermit()).isTrue();
         }
         for (int i = 0; i < limit; i++) {
-            long rtt = System.nanoTime() - start;
+            long rtt = (rttNanos >= 0) ? rttNanos : System.nanoTime() - start;
             bulkhead.onComplete(rtt, rtt, limit, outcome);
         }
     }
@@ -216,6 +221,57 @@ class AdaptiveBulkheadTest {
         assertThat(this.samples.limits).as("the first drop halved the limit").startsWith(250);
         assertThat(proposedMeanwhile.get()).as("the second drop, a round later, lowered it again").isBetween(1, 249);
         assertThat(bulkhead.getLimit()).isEqualTo(proposedMeanwhile.get());
+    }
+
+    @Test
+    void aDecreaseProposedWhileARampStepHoldsTheLockAppliesWhenTheStepEnds() {
+        Bulkhead bulkhead = adaptive(50, 10, 2);
+        AtomicBoolean first = new AtomicBoolean(true);
+        AtomicInteger proposedMeanwhile = new AtomicInteger();
+        bulkhead.addListener(new BulkheadListener() {
+
+            @Override
+            public void onLimitChanged(Bulkhead changed, int oldLimit, int newLimit) {
+                if (!Thread.currentThread().getName().equals("loom-bulkhead-limit-ramp") || !first.getAndSet(false)) {
+                    return;
+                }
+                // Told while the step holds the limit lock: a call drops meanwhile, on another thread.
+                Thread other = Thread.ofVirtual().start(() -> {
+                    if (bulkhead.tryAcquirePermit()) {
+                        bulkhead.onComplete(1_000, 1_000, 1, Outcome.DROPPED);
+                        proposedMeanwhile.set(bulkhead.getLimitAlgorithm().getLimit());
+                    }
+                });
+                try {
+                    other.join();
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(ex);
+                }
+            }
+        });
+        long rtt = TimeUnit.MILLISECONDS.toNanos(80);
+        saturatedRound(bulkhead, Outcome.SUCCESS, rtt);
+        int risen = bulkhead.getLimitAlgorithm().getLimit();
+        assertThat(risen).isGreaterThan(10);
+        await().atMost(Duration.ofSeconds(30)).until(() -> proposedMeanwhile.get() > 0);
+        assertThat(proposedMeanwhile.get()).as("the drop lowered the proposal below the rise").isLessThan(risen);
+        await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getLimit() == proposedMeanwhile.get());
+    }
+
+    @Test
+    void aRiseAfterACeilingChangeStillReachesTheBulkhead() {
+        Bulkhead bulkhead = adaptive(100, 10, 2);
+        // A rise whose steps are 100 ms apart, pending when the ceiling changes.
+        saturatedRound(bulkhead, Outcome.SUCCESS, TimeUnit.MILLISECONDS.toNanos(1600));
+        assertThat(bulkhead.getLimit()).isEqualTo(10);
+        bulkhead.changeLimit(100);
+        // A rise of the restarted algorithm whose first step is due after the old ramp's timer.
+        saturatedRound(bulkhead, Outcome.SUCCESS, TimeUnit.MILLISECONDS.toNanos(2000));
+        int proposed = bulkhead.getLimitAlgorithm().getLimit();
+        assertThat(proposed).isGreaterThan(10);
+        await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getLimit() == proposed);
     }
 
     @Test

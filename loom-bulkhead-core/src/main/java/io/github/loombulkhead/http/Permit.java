@@ -2,6 +2,9 @@ package io.github.loombulkhead.http;
 
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
@@ -16,6 +19,15 @@ import org.springframework.http.HttpStatusCode;
  * {@code 503} or {@code 429}), answered, or was never reached.
  */
 final class Permit {
+
+    /** Failures of an exchange that never left the caller: no sample, whatever the exception around them. */
+    private static final Set<String> NOT_SENT = Set.of("org.apache.hc.client5.http.ConnectionRequestTimeoutException");
+
+    /** Timeouts by name, for clients that may be absent: the JDK client's read and connect timeouts. */
+    private static final Set<String> TIMEOUTS = Set.of("java.net.http.HttpTimeoutException");
+
+    /** How deep the cause chain is searched. */
+    private static final int MAX_CAUSES = 16;
 
     private final Bulkhead bulkhead;
 
@@ -40,12 +52,46 @@ final class Permit {
         this.outcome = Outcome.ofStatus(status.value());
     }
 
-    /** The exchange failed before a response: a timeout or refused connection is a drop, anything else no sample. */
+    /**
+     * The exchange failed before a response: a timeout or refused connection (as the exception or a cause) is a
+     * drop; a failure before anything was sent (an unknown host, no pooled connection in time) or of an interrupted
+     * caller is no sample, and so is anything else.
+     */
     void failed(Throwable failure) {
         this.rtt = System.nanoTime() - this.start;
-        boolean overload = (failure instanceof InterruptedIOException || failure instanceof ConnectException)
-                && !Thread.currentThread().isInterrupted();
+        boolean overload = !Thread.currentThread().isInterrupted() && !neverSent(failure) && isOverload(failure);
         this.outcome = overload ? Outcome.DROPPED : Outcome.IGNORED;
+    }
+
+    private static boolean neverSent(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {
+            if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException
+                    || isNamed(t, NOT_SENT)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isOverload(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {
+            if (t instanceof InterruptedIOException || t instanceof ConnectException || isNamed(t, TIMEOUTS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code failure}'s class or one of its superclasses has one of {@code names}. */
+    private static boolean isNamed(Throwable failure, Set<String> names) {
+        for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
+            if (names.contains(type.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void release() {

@@ -14,8 +14,9 @@ import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.Outcome;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.web.client.RestClient;
 
@@ -24,7 +25,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * What an adaptive bulkhead learns from each HTTP exchange through the interceptor, against a real
- * loopback server and a RestClient over Apache HttpClient 5: timeouts, refused connections, 503 and
+ * loopback server and a RestClient over each request factory (Apache HttpClient 5, the JDK's client,
+ * {@code HttpURLConnection}): timeouts, refused connections, 503 and
  * 429 are drops; other answers are successes with the time to the response headers; an exchange
  * that never reached a server is no sample.
  */
@@ -42,8 +44,6 @@ class AdaptiveHttpSampleTest {
 
     private Bulkhead bulkhead;
 
-    private RestClient client;
-
     @BeforeEach
     void setUp(LoopbackServer server) {
         this.server = server;
@@ -58,54 +58,63 @@ class AdaptiveHttpSampleTest {
                 AdaptiveHttpSampleTest.this.rtts.add(Duration.ofNanos(rttNanos));
             }
         });
-        var factory = PooledHttpRequestFactories.forBulkhead(this.bulkhead)
-            .connectTimeout(Duration.ofSeconds(2))
-            .readTimeout(Duration.ofMillis(300))
-            .build();
-        this.resources.add(factory::destroy);
-        this.client = RestClient.builder()
-            .requestFactory(factory)
+    }
+
+    /** A RestClient over {@code kind} with the interceptor and a 300 ms read timeout. */
+    private RestClient client(ClientKind kind) {
+        return RestClient.builder()
+            .requestFactory(kind.create(this.bulkhead, Duration.ofMillis(300), this.resources))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(this.bulkhead))
             .build();
     }
 
-    @Test
-    void answersAreSuccessesWithTheTimeToTheirHeaders() {
-        assertThat(this.client.get().uri(this.server.uri("/slow?ms=200")).retrieve().body(String.class)).isEqualTo("ok");
-        catchThrowable(() -> this.client.get().uri(this.server.uri("/status/500")).retrieve().body(String.class));
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void answersAreSuccessesWithTheTimeToTheirHeaders(ClientKind kind) {
+        RestClient client = client(kind);
+        assertThat(client.get().uri(this.server.uri("/slow?ms=200")).retrieve().body(String.class)).isEqualTo("ok");
+        catchThrowable(() -> client.get().uri(this.server.uri("/status/500")).retrieve().body(String.class));
         assertThat(this.samples).containsExactly(Outcome.SUCCESS, Outcome.SUCCESS);
         assertThat(this.rtts.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
     }
 
-    @Test
-    void serviceUnavailableAndTooManyRequestsAreDrops() {
-        catchThrowable(() -> this.client.get().uri(this.server.uri("/status/503")).retrieve().body(String.class));
-        catchThrowable(() -> this.client.get().uri(this.server.uri("/status/429")).retrieve().body(String.class));
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void serviceUnavailableAndTooManyRequestsAreDrops(ClientKind kind) {
+        RestClient client = client(kind);
+        catchThrowable(() -> client.get().uri(this.server.uri("/status/503")).retrieve().body(String.class));
+        catchThrowable(() -> client.get().uri(this.server.uri("/status/429")).retrieve().body(String.class));
         assertThat(this.samples).containsExactly(Outcome.DROPPED, Outcome.DROPPED);
     }
 
-    @Test
-    void aReadTimeoutIsADrop() {
-        assertThat(catchThrowable(() -> this.client.get().uri(this.server.uri("/hang")).retrieve().body(String.class)))
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void aReadTimeoutIsADrop(ClientKind kind) {
+        RestClient client = client(kind);
+        assertThat(catchThrowable(() -> client.get().uri(this.server.uri("/hang")).retrieve().body(String.class)))
             .isNotNull();
         assertThat(this.samples).containsExactly(Outcome.DROPPED);
         assertThat(this.rtts.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
     }
 
-    @Test
-    void aRefusedConnectionIsADrop() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void aRefusedConnectionIsADrop(ClientKind kind) throws Exception {
+        RestClient client = client(kind);
         URI refused;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             refused = URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/refused");
         }
         URI target = refused;
-        assertThat(catchThrowable(() -> this.client.get().uri(target).retrieve().body(String.class))).isNotNull();
+        assertThat(catchThrowable(() -> client.get().uri(target).retrieve().body(String.class))).isNotNull();
         assertThat(this.samples).containsExactly(Outcome.DROPPED);
     }
 
-    @Test
-    void anExchangeThatNeverReachedAServerIsNoSample() {
-        assertThat(catchThrowable(() -> this.client.get().uri("http://no-such-host.invalid/").retrieve()
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void anExchangeThatNeverReachedAServerIsNoSample(ClientKind kind) {
+        RestClient client = client(kind);
+        assertThat(catchThrowable(() -> client.get().uri("http://no-such-host.invalid/").retrieve()
             .body(String.class))).isNotNull();
         assertThat(this.samples).isEmpty();
         assertThat(this.bulkhead.getActiveCount()).isZero();

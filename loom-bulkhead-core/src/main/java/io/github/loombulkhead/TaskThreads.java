@@ -3,6 +3,8 @@ package io.github.loombulkhead;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
+import io.github.loombulkhead.limit.Outcome;
+
 /**
  * Runs each task of one {@link BoundedVirtualExecutor} on its own new thread, under a permit already
  * held, and ends it: the permit goes back (with an adaptive limit's sample) before the task's future
@@ -70,8 +72,12 @@ final class TaskThreads {
         finally {
             CallChain.exitNewThread();
             this.lifecycle.ran(current);
-            if (own == null || own.claimCompletion()) {
+            if (own == null) {
                 completed(startedAt, inflight, failure);
+            }
+            else if (own.claimCompletion()) {
+                // The task's future records its own completion; unclaimed, it never ran (cancelled first).
+                notRun(startedAt, inflight, failure);
             }
             this.lifecycle.taskEnded();
         }
@@ -81,5 +87,15 @@ final class TaskThreads {
     void completed(long startedAt, int inflight, Throwable failure) {
         long ran = System.nanoTime() - startedAt;
         this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
+    }
+
+    /**
+     * Gives the permit of a task whose future was done before it could run back: its time says nothing about the
+     * callee, so an adaptive limit takes no sample from it, unless a decorator failed with an overload signal.
+     */
+    private void notRun(long startedAt, int inflight, Throwable failure) {
+        long held = System.nanoTime() - startedAt;
+        this.bulkhead.onComplete(held, held, inflight,
+                (failure != null) ? this.bulkhead.outcomeOf(failure) : Outcome.IGNORED);
     }
 }

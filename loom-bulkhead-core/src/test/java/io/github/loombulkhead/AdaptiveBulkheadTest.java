@@ -3,8 +3,11 @@ package io.github.loombulkhead;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -153,6 +156,47 @@ class AdaptiveBulkheadTest {
         }
         assertThat(this.samples.outcomes).containsExactly(Outcome.SUCCESS, Outcome.DROPPED, Outcome.SUCCESS,
                 Outcome.DROPPED);
+    }
+
+    @Test
+    void executorTasksCancelledAfterTheirThreadStartedButBeforeTheyRanAreNoSample() throws Exception {
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("cancelled")
+            .maxConcurrentCalls(50)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())
+            .taskDecorator((task) -> () -> {
+                started.countDown();
+                try {
+                    cancelled.await();
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+                task.run();
+            })
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        bulkhead.addListener(this.samples);
+        try (executor) {
+            Future<String> submitted = executor.submit(() -> {
+                ran.incrementAndGet();
+                return "ran";
+            });
+            CompletableFuture<String> supplied = executor.supplyAsync(() -> {
+                ran.incrementAndGet();
+                return "ran";
+            });
+            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(submitted.cancel(false)).isTrue();
+            assertThat(supplied.cancel(false)).isTrue();
+            cancelled.countDown();
+        }
+        assertThat(ran).hasValue(0);
+        assertThat(this.samples.outcomes).as("neither task reached the callee").isEmpty();
+        assertThat(bulkhead.getActiveCount()).isZero();
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(2);
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.limit.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.core.ResolvableType;
@@ -18,7 +19,8 @@ import org.springframework.web.service.annotation.HttpExchange;
 /**
  * A call of an HTTP interface method that returns the response body as an {@link InputStream} (alone or in a
  * {@link ResponseEntity}): the exchange goes on while the caller reads, so the permit is held until the stream
- * is closed, exactly once. Loaded only when Spring Web is present.
+ * is closed, exactly once. An adaptive bulkhead samples the exchange as {@code @Bulkhead} methods are sampled, with the
+ * time until the method returned. Loaded only when Spring Web is present.
  */
 final class BodyStreamCall {
 
@@ -45,8 +47,15 @@ final class BodyStreamCall {
             result = invocation.proceed();
         }
         catch (Throwable ex) {
+            permit.answered(bulkhead.outcomeOf(ex));
             permit.release();
             throw ex;
+        }
+        if (result instanceof ResponseEntity<?> entity) {
+            permit.answered(Outcome.ofStatus(entity.getStatusCode().value()));
+        }
+        else {
+            permit.answered(Outcome.SUCCESS);
         }
         if (result instanceof InputStream body) {
             return new ReleasingStream(body, permit);
@@ -59,21 +68,38 @@ final class BodyStreamCall {
         return result;
     }
 
+    /**
+     * The permit of one exchange and, for an adaptive bulkhead, its sample: the round trip until the method returned
+     * (the response headers), not until the body was closed, and what the answer or failure says about the callee.
+     */
     private static final class Permit {
 
         private final Bulkhead bulkhead;
 
         private final long start = System.nanoTime();
 
+        private final int inflight;
+
         private final AtomicBoolean released = new AtomicBoolean();
+
+        private long rtt = -1;
+
+        private Outcome outcome = Outcome.SUCCESS;
 
         Permit(Bulkhead bulkhead) {
             this.bulkhead = bulkhead;
+            this.inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
+        }
+
+        void answered(Outcome outcome) {
+            this.rtt = System.nanoTime() - this.start;
+            this.outcome = outcome;
         }
 
         void release() {
             if (this.released.compareAndSet(false, true)) {
-                this.bulkhead.onComplete(System.nanoTime() - this.start);
+                long held = System.nanoTime() - this.start;
+                this.bulkhead.onComplete(held, (this.rtt >= 0) ? this.rtt : held, this.inflight, this.outcome);
             }
         }
     }

@@ -6,15 +6,19 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.http.Calls;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.Outcome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +32,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.annotation.HttpExchange;
@@ -176,6 +183,31 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
+    void anAdaptiveBulkheadSamplesBodyStreamExchangesByTheirAnswer() throws Exception {
+        MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
+        io.github.loombulkhead.Bulkhead streams = registry.bulkhead("adaptive-streams");
+        List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+        streams.addListener(new BulkheadListener() {
+
+            @Override
+            public void onSample(io.github.loombulkhead.Bulkhead bulkhead, long rttNanos, Outcome outcome) {
+                outcomes.add(outcome);
+            }
+        });
+
+        try (InputStream body = client.streamStatus(200)) {
+            assertThat(body.readAllBytes()).isNotEmpty();
+        }
+        assertThatExceptionOfType(HttpServerErrorException.ServiceUnavailable.class)
+            .isThrownBy(() -> client.streamStatus(503));
+        assertThatExceptionOfType(HttpClientErrorException.TooManyRequests.class)
+            .isThrownBy(() -> client.streamStatus(429));
+
+        assertThat(outcomes).containsExactly(Outcome.SUCCESS, Outcome.DROPPED, Outcome.DROPPED);
+        assertAllFree(streams, 3);
+    }
+
+    @Test
     void theBulkheadAdviceRunsRightBeforeTheHttpExchange() {
         CalleeClient client = context.getBean(CalleeClient.class);
 
@@ -226,6 +258,10 @@ class HttpInterfaceBulkheadTest {
         @Bulkhead("streams")
         @GetExchange("/stream")
         ResponseEntity<InputStream> streamEntity();
+
+        @Bulkhead("adaptive-streams")
+        @GetExchange("/status/{status}")
+        InputStream streamStatus(@PathVariable("status") int status);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -241,6 +277,10 @@ class HttpInterfaceBulkheadTest {
                 .config("method-only", BulkheadConfig.custom().maxConcurrentCalls(4).build())
                 .config("no-wait", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
                 .config("streams", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
+                .config("adaptive-streams", BulkheadConfig.custom()
+                    .maxConcurrentCalls(50)
+                    .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())
+                    .build())
                 .build();
         }
 

@@ -58,7 +58,7 @@ final class AdaptiveLimitMapper {
             .increaseRatio(checkField(setting(defaults.getIncreaseRatio(), o.getIncreaseRatio(), overridesKey,
                     "increase-ratio"), Builder::increaseRatio, "to a fraction above 0 and at most 1, e.g. 0.05"))
             .windowSamples(checkField(setting(defaults.getWindowSamples(), o.getWindowSamples(), overridesKey,
-                    "window-samples"), Builder::windowSamples, "to a number of calls from 1 to 1024, e.g. 16"))
+                    "window-samples"), Builder::windowSamples, "to a number of calls from 1 to 10000, e.g. 16"))
             .dropBackoff(checkField(setting(defaults.getDropBackoff(), o.getDropBackoff(), overridesKey,
                     "drop-backoff"), Builder::dropBackoff, "to a factor of at least 0.1 and below 1, e.g. 0.8"))
             .dropTolerance(checkField(setting(defaults.getDropTolerance(), o.getDropTolerance(), overridesKey,

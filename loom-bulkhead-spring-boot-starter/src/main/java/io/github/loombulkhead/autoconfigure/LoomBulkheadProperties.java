@@ -524,7 +524,7 @@ public class LoomBulkheadProperties {
 
         /**
          * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
-         * its length; 1 to 1024.
+         * its length; 1 to 10000.
          */
         private int windowSamples = AdaptiveLimitConfig.DEFAULT_WINDOW_SAMPLES;
 
@@ -683,7 +683,7 @@ public class LoomBulkheadProperties {
 
         /**
          * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
-         * its length; 1 to 1024. Unset: the default.
+         * its length; 1 to 10000. Unset: the default.
          */
         private Integer windowSamples;
 

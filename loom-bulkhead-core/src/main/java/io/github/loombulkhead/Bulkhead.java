@@ -2,6 +2,8 @@ package io.github.loombulkhead;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 import io.github.loombulkhead.limit.LimitAlgorithm;
 import io.github.loombulkhead.limit.Outcome;
@@ -33,7 +35,7 @@ public final class Bulkhead {
 
     private final String name;
 
-    private volatile BulkheadConfig config;
+    private final AtomicReference<BulkheadConfig> config;
 
     private final Permits permits;
 
@@ -43,7 +45,7 @@ public final class Bulkhead {
 
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
-        this.config = Objects.requireNonNull(config, "config must not be null");
+        this.config = new AtomicReference<>(Objects.requireNonNull(config, "config must not be null"));
         LimitAlgorithm algorithm = LimitControl.algorithmFor(config);
         this.permits = new Permits(this, this.statistics, LimitControl.initialLimit(algorithm, config));
         this.limits = new LimitControl(this, this.permits, this.statistics, algorithm);
@@ -83,7 +85,7 @@ public final class Bulkhead {
     public boolean acquireOrEnqueue(Waiter waiter) {
         Objects.requireNonNull(waiter, "waiter must not be null");
         waiter.claim(this);
-        if (tryAcquirePermit() || this.permits.acquireOrEnqueue(waiter, this.config)) {
+        if (tryAcquirePermit() || this.permits.acquireOrEnqueue(waiter, getConfig())) {
             return true;
         }
         this.limits.queued();
@@ -139,9 +141,13 @@ public final class Bulkhead {
         this.limits.changeCeiling(newLimit);
     }
 
-    /** Called by {@link LimitControl}, under its lock unless the limit is leased. */
-    void configChanged(BulkheadConfig changed) {
-        this.config = changed;
+    /**
+     * Applies {@code change} to the current configuration and returns the result. Runtime changes of different
+     * fields (the ceiling, the max wait) may race; each applies to the configuration the other left, so neither is
+     * lost. {@code change} may run more than once and must have no side effects.
+     */
+    BulkheadConfig updateConfig(UnaryOperator<BulkheadConfig> change) {
+        return this.config.updateAndGet(change);
     }
 
     /** Hands the limit to {@code external} (starting at {@code limit} permits) or back with {@code null}. */
@@ -158,8 +164,10 @@ public final class Bulkhead {
      * @throws IllegalArgumentException if the duration is null or negative
      */
     public void changeMaxWaitDuration(Duration maxWaitDuration) {
-        BulkheadConfig changed = BulkheadConfig.from(this.config).maxWaitDuration(maxWaitDuration).build();
-        this.permits.changeMaxWait(() -> this.config = changed);
+        // Validates before anything changes.
+        BulkheadConfig.from(getConfig()).maxWaitDuration(maxWaitDuration).build();
+        this.permits.changeMaxWait(
+                () -> updateConfig((current) -> BulkheadConfig.from(current).maxWaitDuration(maxWaitDuration).build()));
     }
 
     public String getName() {
@@ -168,7 +176,7 @@ public final class Bulkhead {
 
     /** The current configuration, including runtime changes. */
     public BulkheadConfig getConfig() {
-        return this.config;
+        return this.config.get();
     }
 
     /**
@@ -181,7 +189,7 @@ public final class Bulkhead {
 
     /** The ceiling, {@code maxConcurrentCalls}: the limit of a static bulkhead, the most an adaptive one's reaches. */
     public int getCeiling() {
-        return this.config.getMaxConcurrentCalls();
+        return getConfig().getMaxConcurrentCalls();
     }
 
     /** Whether an algorithm finds this bulkhead's limit (it then wants the calls in flight at each start). */
@@ -196,7 +204,7 @@ public final class Bulkhead {
 
     /** What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded). */
     public Outcome outcomeOf(Throwable failure) {
-        return (failure == null) ? Outcome.SUCCESS : this.config.getDropClassifier().classify(failure);
+        return (failure == null) ? Outcome.SUCCESS : getConfig().getDropClassifier().classify(failure);
     }
 
     /** Calls or tasks holding a permit now. */

@@ -188,25 +188,15 @@ final class LimitControl {
         ExternalLimit leased = this.external;
         if (leased != null) {
             // The owner of a leased limit enforces the new ceiling; the limit stays the permits it holds.
-            BulkheadConfig config = this.owner.getConfig();
-            this.owner.configChanged(BulkheadConfig.from(config).maxConcurrentCalls(newCeiling).build());
+            this.owner.updateConfig((config) -> BulkheadConfig.from(config).maxConcurrentCalls(newCeiling).build());
             leased.maxConcurrentCallsChanged(newCeiling);
             return;
         }
         this.lock.lock();
         try {
-            BulkheadConfig config = this.owner.getConfig();
-            BulkheadConfig.Builder builder = BulkheadConfig.from(config).maxConcurrentCalls(newCeiling);
-            AdaptiveLimitConfig adaptive = config.getAdaptive();
-            if (adaptive != null) {
-                builder.adaptive(AdaptiveLimitConfig.from(adaptive)
-                    .maxLimit(newCeiling)
-                    .initialLimit(Math.max(adaptive.getMinLimit(), Math.min(this.permits.limit(), newCeiling)))
-                    .build());
-            }
-            BulkheadConfig changed = builder.build();
+            // Throws for an impossible ceiling before anything changed.
+            BulkheadConfig changed = this.owner.updateConfig((config) -> withCeiling(config, newCeiling));
             LimitAlgorithm restarted = algorithmFor(changed);
-            this.owner.configChanged(changed);
             this.algorithm = restarted;
             int limit = initialLimit(restarted, changed);
             if (this.step != null) {
@@ -225,6 +215,19 @@ final class LimitControl {
             this.lock.unlock();
         }
         applySkipped();
+    }
+
+    /** Guarded by lock: {@code config} with the new ceiling; an adaptive one restarts from the current limit. */
+    private BulkheadConfig withCeiling(BulkheadConfig config, int newCeiling) {
+        BulkheadConfig.Builder builder = BulkheadConfig.from(config).maxConcurrentCalls(newCeiling);
+        AdaptiveLimitConfig adaptive = config.getAdaptive();
+        if (adaptive != null) {
+            builder.adaptive(AdaptiveLimitConfig.from(adaptive)
+                .maxLimit(newCeiling)
+                .initialLimit(Math.max(adaptive.getMinLimit(), Math.min(this.permits.limit(), newCeiling)))
+                .build());
+        }
+        return builder.build();
     }
 
     /**

@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 
 import static io.github.loombulkhead.Awaits.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -284,6 +291,46 @@ class BulkheadTest {
         bulkhead.onComplete(0);
         assertThat(bulkhead.getRejectedCount()).isZero();
         assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void concurrentChangesOfTheCeilingAndTheMaxWaitBothTakeEffect(boolean adaptive) throws Exception {
+        BulkheadConfig.Builder config = BulkheadConfig.custom().maxConcurrentCalls(10).maxWaitDuration(Duration.ofMillis(1));
+        if (adaptive) {
+            config.adaptive(AdaptiveLimitConfig.custom().initialLimit(5).minLimit(1).build());
+        }
+        Bulkhead bulkhead = bulkhead("both", config);
+        int rounds = 5_000;
+        CyclicBarrier start = new CyclicBarrier(2);
+        try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+            for (int round = 1; round <= rounds; round++) {
+                int ceiling = 10 + round;
+                Duration maxWait = Duration.ofMillis(1 + round);
+                Future<?> ceilingChange = threads.submit(() -> {
+                    start.await();
+                    bulkhead.changeLimit(ceiling);
+                    return null;
+                });
+                Future<?> maxWaitChange = threads.submit(() -> {
+                    start.await();
+                    bulkhead.changeMaxWaitDuration(maxWait);
+                    return null;
+                });
+                ceilingChange.get(10, TimeUnit.SECONDS);
+                maxWaitChange.get(10, TimeUnit.SECONDS);
+                // Either change may read the configuration before the other wrote it; neither may be lost.
+                assertThat(bulkhead.getCeiling()).as("ceiling after round %d", round).isEqualTo(ceiling);
+                assertThat(bulkhead.getConfig().getMaxWaitDuration()).as("max wait after round %d", round)
+                    .isEqualTo(maxWait);
+            }
+        }
+        if (adaptive) {
+            assertThat(bulkhead.getConfig().getAdaptive().getMaxLimit()).isEqualTo(10 + rounds);
+        }
+        else {
+            assertThat(bulkhead.getLimit()).isEqualTo(10 + rounds);
+        }
     }
 
     @Test

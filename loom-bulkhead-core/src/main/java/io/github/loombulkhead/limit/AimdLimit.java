@@ -32,7 +32,7 @@ final class AimdLimit implements LimitAlgorithm {
 
     private final DoubleAdder pendingGrowth = new DoubleAdder();
 
-    private final AtomicLong pendingDropEnd = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong pendingDropEnd = new AtomicLong(NanoTimes.NONE);
 
     private final AtomicInteger maxSuccessInflight = new AtomicInteger();
 
@@ -40,7 +40,7 @@ final class AimdLimit implements LimitAlgorithm {
 
     private final CollapseSignal collapse;
 
-    private volatile long lastDecreaseNanos = Long.MIN_VALUE;
+    private volatile long lastDecreaseNanos = NanoTimes.NONE;
 
     private volatile int published;
 
@@ -76,17 +76,17 @@ final class AimdLimit implements LimitAlgorithm {
         }
         this.collapse.finished(outcome == Outcome.DROPPED);
         int current = this.published;
-        if (startNanos < this.lastDecreaseNanos) {
+        if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.collapse.isDueBeforeDecrease(current)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
-                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), Math::max);
+                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), NanoTimes::later);
                 drain();
             }
             return this.published;
         }
         if (outcome == Outcome.DROPPED) {
             if (this.drops.count(true, current)) {
-                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), Math::max);
+                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), NanoTimes::later);
             }
         }
         else {
@@ -102,11 +102,11 @@ final class AimdLimit implements LimitAlgorithm {
 
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
     private void drain() {
-        while ((this.pendingDropEnd.get() > this.lastDecreaseNanos || this.pendingGrowth.sum() >= 1)
+        while ((NanoTimes.isBefore(this.lastDecreaseNanos, this.pendingDropEnd.get()) || this.pendingGrowth.sum() >= 1)
                 && this.lock.tryLock()) {
             try {
                 long dropEnd = this.pendingDropEnd.get();
-                if (dropEnd > this.lastDecreaseNanos) {
+                if (NanoTimes.isBefore(this.lastDecreaseNanos, dropEnd)) {
                     boolean collapse = this.collapse.isCollapse(this.published);
                     double factor = collapse ? CollapseSignal.BACKOFF
                             : this.startup ? 0.5 : this.config.getBackoffRatio();

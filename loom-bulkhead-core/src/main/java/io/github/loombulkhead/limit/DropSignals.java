@@ -19,7 +19,7 @@ final class DropSignals {
 
     private final CollapseSignal collapse;
 
-    private final AtomicLong dueEnd = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong dueEnd = new AtomicLong(NanoTimes.NONE);
 
     private final AtomicLong dueKnee = new AtomicLong(NO_KNEE);
 
@@ -73,7 +73,7 @@ final class DropSignals {
 
     /** A decrease is due for calls that ended at {@code end}. */
     private void due(long end) {
-        this.dueEnd.accumulateAndGet(end, Math::max);
+        this.dueEnd.accumulateAndGet(end, NanoTimes::later);
     }
 
     /** A decrease is due, to no more than {@code knee} for the first one of an overload. */

@@ -55,7 +55,7 @@ final class GradientLimit implements LimitAlgorithm {
 
     private volatile SampleWindow window;
 
-    private volatile long lastDecreaseNanos = Long.MIN_VALUE;
+    private volatile long lastDecreaseNanos = NanoTimes.NONE;
 
     private volatile int published;
 
@@ -104,7 +104,7 @@ final class GradientLimit implements LimitAlgorithm {
             return this.published;
         }
         this.drops.finished(outcome == Outcome.DROPPED);
-        if (startNanos < this.lastDecreaseNanos) {
+        if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
                 drain();
@@ -162,13 +162,13 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean hasWork() {
-        return this.drops.dueEnd() > this.lastDecreaseNanos || this.growth.isPending() || isComplete(this.window);
+        return NanoTimes.isBefore(this.lastDecreaseNanos, this.drops.dueEnd()) || this.growth.isPending() || isComplete(this.window);
     }
 
     /** Guarded by lock. */
     private void work() {
         long dropEnd = this.drops.dueEnd();
-        if (dropEnd > this.lastDecreaseNanos) {
+        if (NanoTimes.isBefore(this.lastDecreaseNanos, dropEnd)) {
             double target = this.drops.takeTarget(this.limit, this.startup, !this.droppedInOverload);
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
             boolean collapse = this.drops.isCollapse(this.published);

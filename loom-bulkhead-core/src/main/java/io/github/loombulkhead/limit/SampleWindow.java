@@ -20,9 +20,9 @@ final class SampleWindow {
 
     private final AtomicLong inflightSum = new AtomicLong();
 
-    private final AtomicLong firstEnd = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong firstEnd = new AtomicLong(NanoTimes.NONE);
 
-    private final AtomicLong latestEnd = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong latestEnd = new AtomicLong(NanoTimes.NONE);
 
     /** @param rttCap the largest RTT a sample counts with */
     SampleWindow(long rttCap) {
@@ -36,8 +36,8 @@ final class SampleWindow {
 
     void add(long startNanos, long rttNanos, int inflight) {
         long end = startNanos + rttNanos;
-        this.firstEnd.compareAndSet(Long.MIN_VALUE, end);
-        this.latestEnd.accumulateAndGet(end, Math::max);
+        this.firstEnd.compareAndSet(NanoTimes.NONE, end);
+        this.latestEnd.accumulateAndGet(end, NanoTimes::later);
         this.rttSum.addAndGet(Math.min(rttNanos, this.rttCap));
         this.inflightSum.addAndGet(inflight);
         this.count.incrementAndGet();

@@ -16,7 +16,8 @@ final class ClosedLoop {
 
     private final LimitAlgorithm algorithm;
 
-    private final PriorityQueue<long[]> calls = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    // Ordered by the difference of their ends, as System.nanoTime() values must be, so a run may cross a wrap.
+    private final PriorityQueue<long[]> calls = new PriorityQueue<>((a, b) -> Long.signum(a[0] - b[0]));
 
     private final List<long[]> limits = new ArrayList<>();
 
@@ -46,6 +47,15 @@ final class ClosedLoop {
         this.algorithm = algorithm;
         this.capacity = capacity;
         this.serviceNanos = serviceNanos;
+    }
+
+    /**
+     * Starts the clock at {@code nanos} instead of 0: the algorithm must behave the same from any origin, also one
+     * that makes the clock wrap past {@link Long#MAX_VALUE} while it runs.
+     */
+    ClosedLoop startingAt(long nanos) {
+        this.now = nanos;
+        return this;
     }
 
     /** Each RTT is multiplied by {@code exp(jitter × gaussian)}, seeded, so runs repeat exactly. */
@@ -86,7 +96,7 @@ final class ClosedLoop {
     ClosedLoop runRtts(int rtts) {
         long end = this.now + rtts * this.serviceNanos;
         fill();
-        while (!this.calls.isEmpty() && this.calls.peek()[0] <= end) {
+        while (!this.calls.isEmpty() && this.calls.peek()[0] - end <= 0) {
             long[] call = this.calls.poll();
             this.now = call[0];
             this.inflight--;
@@ -121,6 +131,11 @@ final class ClosedLoop {
             }
             this.calls.add(new long[] { end, this.now, this.inflight, dropped ? 1 : 0 });
         }
+    }
+
+    /** Every limit proposed, one per finished call, in order. */
+    int[] limits() {
+        return this.limits.stream().mapToInt((l) -> (int) l[1]).toArray();
     }
 
     long now() {

@@ -158,7 +158,7 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean isComplete(SampleWindow candidate) {
-        return candidate.isComplete(this.config.getWindowSamples(), this.noLoadRtt.get());
+        return candidate.totals().isComplete(this.config.getWindowSamples(), this.noLoadRtt.get());
     }
 
     private boolean hasWork() {
@@ -189,12 +189,12 @@ final class GradientLimit implements LimitAlgorithm {
         SampleWindow closed = this.window;
         if (isComplete(closed)) {
             this.window = SampleWindow.after(this.noLoadRtt.get());
-            evaluate(closed);
+            evaluate(closed.totals());
         }
     }
 
     /** Guarded by lock. */
-    private void evaluate(SampleWindow closed) {
+    private void evaluate(SampleWindow.Totals closed) {
         long mean = closed.meanRtt();
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;

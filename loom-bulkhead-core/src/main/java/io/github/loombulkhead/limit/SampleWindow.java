@@ -1,12 +1,13 @@
 package io.github.loombulkhead.limit;
 
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Calls gathered without locks for one comparison with the no-load RTT: how many, their mean RTT (each capped, so one
- * very slow call moves the mean only so far) and the mean in-flight count they started with. A sample racing with the
- * switch to the next window may land in the closed one and be left out; that loses one sample, never mixes windows.
+ * very slow call moves the mean only so far) and the mean in-flight count they started with. Every call adds itself
+ * to the totals in one atomic step, so whoever reads them sees whole calls only, never a call's RTT without its
+ * count. A call racing with the switch to the next window may land in the closed one after it was read and be left
+ * out; that loses one sample, never mixes windows.
  */
 final class SampleWindow {
 
@@ -14,15 +15,7 @@ final class SampleWindow {
 
     private final long rttCap;
 
-    private final AtomicInteger count = new AtomicInteger();
-
-    private final AtomicLong rttSum = new AtomicLong();
-
-    private final AtomicLong inflightSum = new AtomicLong();
-
-    private final AtomicLong firstEnd = new AtomicLong(NanoTimes.NONE);
-
-    private final AtomicLong latestEnd = new AtomicLong(NanoTimes.NONE);
+    private final AtomicReference<Totals> totals = new AtomicReference<>(Totals.EMPTY);
 
     /** @param rttCap the largest RTT a sample counts with */
     SampleWindow(long rttCap) {
@@ -36,41 +29,48 @@ final class SampleWindow {
 
     void add(long startNanos, long rttNanos, int inflight) {
         long end = startNanos + rttNanos;
-        this.firstEnd.compareAndSet(NanoTimes.NONE, end);
-        this.latestEnd.accumulateAndGet(end, NanoTimes::later);
-        this.rttSum.addAndGet(Math.min(rttNanos, this.rttCap));
-        this.inflightSum.addAndGet(inflight);
-        this.count.incrementAndGet();
+        long rtt = Math.min(rttNanos, this.rttCap);
+        this.totals.updateAndGet((current) -> current.plus(end, rtt, inflight));
+    }
+
+    /** The calls added so far, all of each. */
+    Totals totals() {
+        return this.totals.get();
     }
 
     /**
-     * Whether at least {@code minSamples} calls finished over at least one {@code noLoadRtt} (0: unknown, then over
-     * their own mean RTT).
+     * Calls of a window: how many, the sums of their (capped) RTTs and in-flight counts, when the first one added and
+     * the latest one finished.
      */
-    boolean isComplete(int minSamples, long noLoadRtt) {
-        long span = noLoadRtt;
-        if (span == 0) {
-            span = (count() > 0) ? meanRtt() : Long.MAX_VALUE;
+    record Totals(int count, long rttSum, long inflightSum, long firstEnd, long latestEnd) {
+
+        static final Totals EMPTY = new Totals(0, 0, 0, NanoTimes.NONE, NanoTimes.NONE);
+
+        Totals plus(long end, long rtt, int inflight) {
+            return new Totals(this.count + 1, this.rttSum + rtt, this.inflightSum + inflight,
+                    (this.count == 0) ? end : this.firstEnd, NanoTimes.later(this.latestEnd, end));
         }
-        return this.count.get() >= minSamples && this.latestEnd.get() - this.firstEnd.get() >= span;
-    }
 
-    int count() {
-        return this.count.get();
-    }
+        /**
+         * Whether at least {@code minSamples} calls finished over at least one {@code noLoadRtt} (0: unknown, then over
+         * their own mean RTT).
+         */
+        boolean isComplete(int minSamples, long noLoadRtt) {
+            if (this.count == 0 || this.count < minSamples) {
+                return false;
+            }
+            long span = (noLoadRtt == 0) ? meanRtt() : noLoadRtt;
+            return this.latestEnd - this.firstEnd >= span;
+        }
 
-    /** Mean RTT of the window; 0 when empty. */
-    long meanRtt() {
-        int n = this.count.get();
-        return (n == 0) ? 0 : this.rttSum.get() / n;
-    }
+        /** Mean RTT; 0 when empty. */
+        long meanRtt() {
+            return (this.count == 0) ? 0 : this.rttSum / this.count;
+        }
 
-    double meanInflight() {
-        return (double) this.inflightSum.get() / Math.max(1, this.count.get());
-    }
-
-    /** When the latest call of the window finished. */
-    long latestEnd() {
-        return this.latestEnd.get();
+        /** Mean in-flight count the calls started with; 0 when empty. */
+        double meanInflight() {
+            return (this.count == 0) ? 0 : (double) this.inflightSum / this.count;
+        }
     }
 }

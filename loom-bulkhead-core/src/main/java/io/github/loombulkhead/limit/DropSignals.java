@@ -102,8 +102,13 @@ final class DropSignals {
         return firstOfOverload ? Math.max(limit * 0.5, Math.min(target, knee)) : target;
     }
 
-    /** Starts counting afresh after a decrease, remembering whether it was for a collapse. */
+    /**
+     * Starts counting afresh after a decrease, remembering whether it was for a collapse. A knee the drops suggested
+     * is forgotten too: a latency decrease may come first and leave the drops that suggested it before the decrease,
+     * so the next drop decrease, maybe much later, must not fall to it.
+     */
     void decreased(boolean collapse) {
+        this.dueKnee.set(NO_KNEE);
         this.round.reset();
         this.collapse.decreased(collapse);
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 import io.github.loombulkhead.autoconfigure.BulkheadConfigMapper.Setting;
@@ -30,10 +31,18 @@ final class AdaptiveLimitMapper {
 
     private final Function<String, String> origins;
 
+    private final Predicate<String> isSet;
+
     private final ClassLoader classLoader;
 
-    AdaptiveLimitMapper(Function<String, String> origins, ClassLoader classLoader) {
+    /**
+     * @param origins where a property was set (file and line), or {@code null}
+     * @param isSet whether a property source holds the key
+     * @param classLoader loads the exception classes named in {@code drop-exceptions}
+     */
+    AdaptiveLimitMapper(Function<String, String> origins, Predicate<String> isSet, ClassLoader classLoader) {
         this.origins = origins;
+        this.isSet = isSet;
         this.classLoader = classLoader;
     }
 
@@ -49,6 +58,14 @@ final class AdaptiveLimitMapper {
         Setting<Integer> min = setting(defaults.getMinLimit(), o.getMinLimit(), overridesKey, "min-limit");
         Setting<Integer> initial = setting(defaults.getInitialLimit(), o.getInitialLimit(), overridesKey,
                 "initial-limit");
+        // A start nobody chose follows the bounds: the default 50, moved up to min-limit or down to the ceiling.
+        boolean chosen = o.getInitialLimit() != null
+                || defaults.getInitialLimit() != AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT
+                || this.isSet.test(initial.key());
+        if (chosen) {
+            check(initial, (b) -> b.minLimit(1).initialLimit(initial.value()),
+                    "to 1 or more: the limit before the first sample");
+        }
         Builder builder = AdaptiveLimitConfig.custom()
             .algorithm(algorithm(setting(defaults.getAlgorithm(), o.getAlgorithm(), overridesKey, "algorithm")))
             .minLimit(check(min, (b) -> b.minLimit(min.value()).initialLimit(Math.max(1, min.value())),
@@ -74,17 +91,15 @@ final class AdaptiveLimitMapper {
                     + " ('" + max.key() + "')", "Set '" + min.key() + "' to at most " + max.value() + ", or raise '"
                     + max.key() + "'.");
         }
-        if (initial.value() == AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT && initial.value() > max.value()) {
-            // The default start is lowered to a smaller ceiling, as the core does; only a chosen one must fit.
-            initial = new Setting<>(initial.key(), Math.max(min.value(), max.value()));
-        }
-        if (initial.value() < min.value() || initial.value() > max.value()) {
-            throw invalid(initial, "initial-limit must be within min-limit " + min.value() + " ('" + min.key()
+        Setting<Integer> start = chosen ? initial
+                : new Setting<>(initial.key(), Math.max(min.value(), Math.min(initial.value(), max.value())));
+        if (start.value() < min.value() || start.value() > max.value()) {
+            throw invalid(start, "initial-limit must be within min-limit " + min.value() + " ('" + min.key()
                     + "') and the ceiling max-concurrent-calls " + max.value() + " ('" + max.key() + "')",
-                    "Set '" + initial.key() + "' to a value from " + min.value() + " to " + max.value() + ".");
+                    "Set '" + start.key() + "' to a value from " + min.value() + " to " + max.value() + ".");
         }
         try {
-            return builder.initialLimit(initial.value()).maxLimit(max.value()).build();
+            return builder.initialLimit(start.value()).maxLimit(max.value()).build();
         }
         catch (IllegalArgumentException ex) {
             String group = enabled.key().substring(0, enabled.key().length() - ".enabled".length());

@@ -55,7 +55,7 @@ public final class BulkheadConfigMapper {
         this.adaptive = new AdaptiveLimitMapper((key) -> {
             ConfigurationProperty property = sources.apply(key);
             return (property != null && property.getOrigin() != null) ? property.getOrigin().toString() : null;
-        }, classLoader);
+        }, (key) -> sources.apply(key) != null, classLoader);
     }
 
     /**

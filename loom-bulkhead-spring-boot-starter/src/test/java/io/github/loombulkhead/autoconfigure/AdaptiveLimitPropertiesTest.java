@@ -76,6 +76,24 @@ class AdaptiveLimitPropertiesTest {
     }
 
     @Test
+    void aStartNobodyChoseMovesIntoTheBoundsOfEachBulkhead() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.defaults.adaptive.enabled=true",
+                    "loom.bulkhead.instances.raised.adaptive.min-limit=60",
+                    "loom.bulkhead.instances.lowered.max-concurrent-calls=20",
+                    "loom.bulkhead.instances.both.max-concurrent-calls=8",
+                    "loom.bulkhead.instances.both.adaptive.min-limit=8")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                assertThat(registry.resolveConfig("raised").getAdaptive().getInitialLimit()).isEqualTo(60);
+                assertThat(registry.resolveConfig("lowered").getAdaptive().getInitialLimit()).isEqualTo(20);
+                assertThat(registry.resolveConfig("both").getAdaptive().getInitialLimit()).isEqualTo(8);
+                assertThat(registry.bulkhead("raised").getLimit()).isEqualTo(60);
+            });
+    }
+
+    @Test
     void everyKeyOfTheDefaultsBinds() {
         this.contextRunner.withPropertyValues("loom.bulkhead.defaults.max-concurrent-calls=300",
                 "loom.bulkhead.defaults.adaptive.enabled=true", "loom.bulkhead.defaults.adaptive.algorithm=AIMD",

@@ -136,6 +136,27 @@ class InvalidBulkheadPropertyFailureAnalyzerTest {
     }
 
     @Test
+    void aChosenInitialLimitOfFiftyAboveTheCeilingFailsLikeAnyOther() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-concurrent-calls=20",
+                "loom.bulkhead.instances.callee.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.adaptive.initial-limit=50");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.initial-limit")
+            .contains("Value: \"50\"")
+            .contains("Reason: initial-limit must be within min-limit 1");
+        assertThat(analysis.getAction())
+            .isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.initial-limit' to a value from 1 to 20.");
+    }
+
+    @Test
+    void anInitialLimitBelowOneFailsEvenWhileAdaptiveIsOff() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.adaptive.initial-limit=-7");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.initial-limit")
+            .contains("Value: \"-7\"");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.initial-limit' to 1 "
+                + "or more: the limit before the first sample.");
+    }
+
+    @Test
     void adaptiveInitialLimitBelowTheMinimum() {
         FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
                 "loom.bulkhead.defaults.adaptive.min-limit=10", "loom.bulkhead.defaults.adaptive.initial-limit=4");

@@ -10,6 +10,7 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Defaults;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.Instance;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.InstanceAdaptive;
+import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.NamedInstance;
 
 import org.springframework.util.ClassUtils;
 
@@ -83,9 +84,49 @@ public final class BulkheadConfigMapper {
                 throw invalid(INSTANCES, name, "a bulkhead name must not be blank",
                         "Give the bulkhead a name, e.g. loom.bulkhead.instances.callee.max-concurrent-calls=100.");
             }
-            configs.put(name, merge(instance, instanceKey(name)));
+            BulkheadConfig config = merge(instance, instanceKey(name));
+            if (instance.getCluster().isEnabled()) {
+                checkCluster(name, instance, config);
+            }
+            configs.put(name, config);
         });
         return configs;
+    }
+
+    /**
+     * A bulkhead whose limit is leased from Redis needs a static limit and must be able to wait (the first call of an
+     * idle process waits one Redis round trip); fails naming the property that holds what is not so.
+     */
+    private void checkCluster(String name, NamedInstance instance, BulkheadConfig config) {
+        String key = instanceKey(name);
+        String cluster = "'" + key + ".cluster.enabled' is true";
+        String orDisable = ", or set '" + key + ".cluster.enabled' to false.";
+        Defaults defaults = this.properties.getDefaults();
+        if (config.getAdaptive() != null) {
+            InstanceAdaptive adaptive = instance.getAdaptive();
+            Setting<Boolean> enabled = setting(defaults.getAdaptive().isEnabled(),
+                    (adaptive != null) ? adaptive.getEnabled() : null, key, "adaptive.enabled");
+            throw invalid(enabled.key(), true, "an adaptive limit does not combine with a cluster limit (" + cluster
+                    + "): each process's algorithm would move its own limit, while the cluster bound is one for all",
+                    "Set '" + key + ".adaptive.enabled' to false" + orDisable);
+        }
+        if (config.getQueueCapacity() == 0) {
+            Setting<Integer> queue = setting(defaults.getQueueCapacity(), instance.getQueueCapacity(), key,
+                    "queue-capacity");
+            throw invalid(queue.key(), 0, "a cluster bulkhead's calls wait for leases from Redis, so it needs a queue ("
+                    + cluster + ")", "Set '" + key + ".queue-capacity' to 1 or more" + orDisable);
+        }
+        if (config.getMaxWaitDuration().isZero()) {
+            Setting<Duration> wait = setting(defaults.getMaxWaitDuration(), instance.getMaxWaitDuration(), key,
+                    "max-wait-duration");
+            throw invalid(wait.key(), wait.value(), "a cluster bulkhead's calls wait for leases from Redis, so they "
+                    + "must be allowed to wait (" + cluster + ")",
+                    "Set '" + key + ".max-wait-duration' to a duration of a few milliseconds or more, e.g. 1s" + orDisable);
+        }
+        if (name.contains("{") || name.contains("}")) {
+            throw invalid(key + ".cluster.enabled", true, "a cluster bulkhead's name must not contain braces (Redis "
+                    + "keys put them around the name)", "Rename the bulkhead '" + name + "'" + orDisable);
+        }
     }
 
     /** The config of each per-host HTTP bulkhead. */

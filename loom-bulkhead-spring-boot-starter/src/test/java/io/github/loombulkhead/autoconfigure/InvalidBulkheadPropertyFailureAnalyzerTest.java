@@ -157,6 +157,48 @@ class InvalidBulkheadPropertyFailureAnalyzerTest {
     }
 
     @Test
+    void aClusterBulkheadThatTheDefaultsMakeAdaptiveFailsNamingTheDefault() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.cluster.enabled=true");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.enabled")
+            .contains("Reason: an adaptive limit does not combine with a cluster limit "
+                    + "('loom.bulkhead.instances.callee.cluster.enabled' is true)");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.instances.callee.adaptive.enabled' to false, "
+                + "or set 'loom.bulkhead.instances.callee.cluster.enabled' to false.");
+    }
+
+    @Test
+    void anAdaptiveClusterBulkheadFailsNamingItsSwitch() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.adaptive.enabled=true",
+                "loom.bulkhead.instances.callee.cluster.enabled=true");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.instances.callee.adaptive.enabled")
+            .contains("Value: \"true\"");
+    }
+
+    @Test
+    void aClusterBulkheadThatCannotWaitFailsNamingWhatStopsIt() {
+        FailureAnalysis queue = analyze("loom.bulkhead.defaults.queue-capacity=0",
+                "loom.bulkhead.instances.callee.cluster.enabled=true");
+        assertThat(queue.getDescription()).contains("Property: loom.bulkhead.defaults.queue-capacity")
+            .contains("Reason: a cluster bulkhead's calls wait for leases from Redis, so it needs a queue");
+        assertThat(queue.getAction()).startsWith("Set 'loom.bulkhead.instances.callee.queue-capacity' to 1 or more");
+        FailureAnalysis wait = analyze("loom.bulkhead.instances.callee.max-wait-duration=0s",
+                "loom.bulkhead.instances.callee.cluster.enabled=true");
+        assertThat(wait.getDescription()).contains("Property: loom.bulkhead.instances.callee.max-wait-duration")
+            .contains("Value: \"0s\"");
+    }
+
+    @Test
+    void aStaticClusterBulkheadThatCanWaitPassesTheChecks() {
+        // Only the cluster's own auto-configuration (not loaded here) needs Redis.
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.defaults.adaptive.enabled=true",
+                    "loom.bulkhead.instances.callee.adaptive.enabled=false",
+                    "loom.bulkhead.instances.callee.cluster.enabled=true")
+            .run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void adaptiveInitialLimitBelowTheMinimum() {
         FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.enabled=true",
                 "loom.bulkhead.defaults.adaptive.min-limit=10", "loom.bulkhead.defaults.adaptive.initial-limit=4");

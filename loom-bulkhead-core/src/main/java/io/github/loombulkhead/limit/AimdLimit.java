@@ -1,7 +1,6 @@
 package io.github.loombulkhead.limit;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -32,7 +31,7 @@ final class AimdLimit implements LimitAlgorithm {
 
     private final DoubleAdder pendingGrowth = new DoubleAdder();
 
-    private final AtomicLong pendingDropEnd = new AtomicLong(NanoTimes.NONE);
+    private final DueDecrease due = new DueDecrease();
 
     private final AtomicInteger maxSuccessInflight = new AtomicInteger();
 
@@ -79,14 +78,14 @@ final class AimdLimit implements LimitAlgorithm {
         if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.collapse.isDueBeforeDecrease(current)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
-                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), NanoTimes::later);
+                this.due.dueNow(startNanos + Math.max(1, rttNanos));
                 drain();
             }
             return this.published;
         }
         if (outcome == Outcome.DROPPED) {
             if (this.drops.count(true, current)) {
-                this.pendingDropEnd.accumulateAndGet(startNanos + Math.max(1, rttNanos), NanoTimes::later);
+                this.due.due(startNanos, startNanos + Math.max(1, rttNanos));
             }
         }
         else {
@@ -102,11 +101,11 @@ final class AimdLimit implements LimitAlgorithm {
 
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
     private void drain() {
-        while ((NanoTimes.isBefore(this.lastDecreaseNanos, this.pendingDropEnd.get()) || this.pendingGrowth.sum() >= 1)
+        while ((this.due.isPending(this.lastDecreaseNanos) || this.pendingGrowth.sum() >= 1)
                 && this.lock.tryLock()) {
             try {
-                long dropEnd = this.pendingDropEnd.get();
-                if (NanoTimes.isBefore(this.lastDecreaseNanos, dropEnd)) {
+                if (this.due.isPending(this.lastDecreaseNanos)) {
+                    long dropEnd = this.due.end();
                     boolean collapse = this.collapse.isCollapse(this.published);
                     double factor = collapse ? CollapseSignal.BACKOFF
                             : this.startup ? 0.5 : this.config.getBackoffRatio();

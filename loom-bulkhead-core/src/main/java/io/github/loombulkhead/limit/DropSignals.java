@@ -19,7 +19,7 @@ final class DropSignals {
 
     private final CollapseSignal collapse;
 
-    private final AtomicLong dueEnd = new AtomicLong(NanoTimes.NONE);
+    private final DueDecrease due = new DueDecrease();
 
     private final AtomicLong dueKnee = new AtomicLong(NO_KNEE);
 
@@ -45,7 +45,7 @@ final class DropSignals {
      */
     boolean collapseDue(long end, int limit) {
         if (this.collapse.isDueBeforeDecrease(limit)) {
-            due(end);
+            this.due.dueNow(end);
             return true;
         }
         return false;
@@ -63,28 +63,21 @@ final class DropSignals {
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize) {
         if (counted(true, roundSize)) {
             if (noLoadRtt > 0 && rttNanos > noLoadRtt) {
-                due(startNanos + rttNanos, (double) inflight * noLoadRtt / rttNanos);
+                this.dueKnee.accumulateAndGet(Double.doubleToLongBits((double) inflight * noLoadRtt / rttNanos),
+                        DropSignals::lower);
             }
-            else {
-                due(startNanos + rttNanos);
-            }
+            this.due.due(startNanos, startNanos + rttNanos);
         }
     }
 
-    /** A decrease is due for calls that ended at {@code end}. */
-    private void due(long end) {
-        this.dueEnd.accumulateAndGet(end, NanoTimes::later);
+    /** Whether the drops made a decrease due since the last one, made at {@code lastDecreaseNanos}. */
+    boolean isDue(long lastDecreaseNanos) {
+        return this.due.isPending(lastDecreaseNanos);
     }
 
-    /** A decrease is due, to no more than {@code knee} for the first one of an overload. */
-    private void due(long end, double knee) {
-        this.dueKnee.accumulateAndGet(Double.doubleToLongBits(knee), DropSignals::lower);
-        due(end);
-    }
-
-    /** When the latest call that made a decrease due ended; a decrease is pending while it is after the last one. */
+    /** When the latest call that made a decrease due ended: the time of that decrease. */
     long dueEnd() {
-        return this.dueEnd.get();
+        return this.due.end();
     }
 
     /**

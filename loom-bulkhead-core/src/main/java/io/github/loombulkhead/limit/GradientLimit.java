@@ -162,13 +162,13 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean hasWork() {
-        return NanoTimes.isBefore(this.lastDecreaseNanos, this.drops.dueEnd()) || this.growth.isPending() || isComplete(this.window);
+        return this.drops.isDue(this.lastDecreaseNanos) || this.growth.isPending() || isComplete(this.window);
     }
 
     /** Guarded by lock. */
     private void work() {
-        long dropEnd = this.drops.dueEnd();
-        if (NanoTimes.isBefore(this.lastDecreaseNanos, dropEnd)) {
+        if (this.drops.isDue(this.lastDecreaseNanos)) {
+            long dropEnd = this.drops.dueEnd();
             double target = this.drops.takeTarget(this.limit, this.startup, !this.droppedInOverload);
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
             boolean collapse = this.drops.isCollapse(this.published);

@@ -79,8 +79,10 @@ public final class LimitRamp {
         }
         long interval = spread / STEPS;
         Rise last = this.rises.peekLast();
-        if (last != null && nowNanos - last.start < last.interval) {
-            // Rises proposed within one step of each other share their steps.
+        if (last != null && nowNanos - last.start < last.interval && last.interval <= 2 * interval) {
+            // Rises proposed within one step of each other share their steps, unless that would release the new one
+            // more than twice as slowly as its own round trip asks: one slow call must not hold back the rises after
+            // it.
             last.add(proposed - target);
         }
         else {
@@ -108,8 +110,13 @@ public final class LimitRamp {
     /** When the next step is due ({@code System.nanoTime()} scale), or {@link Long#MAX_VALUE} if none is. */
     public long nextStepNanos() {
         long next = Long.MAX_VALUE;
+        boolean any = false;
         for (Rise rise : this.rises) {
-            next = Math.min(next, rise.next);
+            // By difference, as nanoTime values must be compared.
+            if (!any || rise.next - next < 0) {
+                next = rise.next;
+                any = true;
+            }
         }
         return next;
     }

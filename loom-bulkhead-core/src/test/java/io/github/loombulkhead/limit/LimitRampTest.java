@@ -69,6 +69,43 @@ class LimitRampTest {
     }
 
     @Test
+    void oneSlowCallDoesNotHoldBackTheRisesEarnedByFastOnesAfterIt() {
+        LimitRamp ramp = new LimitRamp(10);
+        // An executor task that ran for a minute earns one permit, released over 30 s.
+        ramp.propose(11, 0, 60_000 * MS);
+        // Forty tasks of 10 ms, 5 ms apart, then earn forty more, each released over 5 ms.
+        for (int i = 1; i <= 40; i++) {
+            ramp.propose(11 + i, i * STEP, 10 * MS);
+        }
+        assertThat(ramp.getTarget()).isEqualTo(51);
+        assertThat(ramp.advance(41 * STEP + 10 * MS)).isEqualTo(50);
+        assertThat(ramp.advance(30_000 * MS)).isEqualTo(51);
+    }
+
+    @Test
+    void theNextStepIsTheEarliestAlsoAcrossAClockWrap() {
+        long beforeWrap = Long.MAX_VALUE - MS;
+        LimitRamp ramp = new LimitRamp(100);
+        // First step 5 ms later: past Long.MAX_VALUE, so a negative nanoTime.
+        ramp.propose(108, beforeWrap, RTT);
+        // A faster rise half a millisecond later: its first step, 0.25 ms after it, comes before the wrap.
+        ramp.propose(116, beforeWrap + MS / 2, 4 * MS);
+        assertThat(ramp.nextStepNanos()).isEqualTo(Long.MAX_VALUE - MS / 4);
+        // One of the first rise's eight steps, all eight of the second.
+        assertThat(ramp.advance(beforeWrap + 6 * MS)).isEqualTo(109);
+    }
+
+    @Test
+    void risesOfSimilarRoundTripsStillShareTheirSteps() {
+        LimitRamp ramp = new LimitRamp(100);
+        ramp.propose(108, 0, RTT);
+        // A call twice as fast is released at the slower pace of the rise it joins.
+        ramp.propose(116, STEP - 1, RTT / 2);
+        assertThat(ramp.advance(STEP)).isEqualTo(102);
+        assertThat(ramp.advance(LimitRamp.STEPS * STEP)).isEqualTo(116);
+    }
+
+    @Test
     void aRiseEarnedByACallUnderTwoMillisecondsAppliesAtOnce() {
         LimitRamp ramp = new LimitRamp(10);
         assertThat(ramp.propose(20, 0, 2 * LimitRamp.MIN_SPREAD_NANOS - 1)).isEqualTo(20);

@@ -76,8 +76,13 @@ final class TaskThreads {
                 completed(startedAt, inflight, failure);
             }
             else if (own.claimCompletion()) {
-                // The task's future records its own completion; unclaimed, it never ran (cancelled first).
+                // The task's future records its own completion; unclaimed, it never ran: cancelled first, or the
+                // decorator failed or returned without running it. Its future must still complete.
                 notRun(startedAt, inflight, failure);
+                if (!own.isDone()) {
+                    own.failToStart((failure != null) ? failure : new IllegalStateException("Bulkhead '"
+                            + this.bulkhead.getName() + "': the task decorator returned without running the task"));
+                }
             }
             this.lifecycle.taskEnded();
         }
@@ -90,12 +95,12 @@ final class TaskThreads {
     }
 
     /**
-     * Gives the permit of a task whose future was done before it could run back: its time says nothing about the
-     * callee, so an adaptive limit takes no sample from it, unless a decorator failed with an overload signal.
+     * Gives the permit of a task that never ran back: its time says nothing about the callee, so an adaptive limit
+     * takes no sample from it, unless a decorator failed with an overload signal.
      */
     private void notRun(long startedAt, int inflight, Throwable failure) {
         long held = System.nanoTime() - startedAt;
-        this.bulkhead.onComplete(held, held, inflight,
-                (failure != null) ? this.bulkhead.outcomeOf(failure) : Outcome.IGNORED);
+        boolean overload = failure != null && this.bulkhead.outcomeOf(failure) == Outcome.DROPPED;
+        this.bulkhead.onComplete(held, held, inflight, overload ? Outcome.DROPPED : Outcome.IGNORED);
     }
 }

@@ -200,6 +200,50 @@ class AdaptiveBulkheadTest {
     }
 
     @Test
+    void tasksWhoseDecoratorFailsOrSkipsThemCompleteExceptionallyAndAreSampledOnlyForAnOverloadSignal()
+            throws Exception {
+        AtomicInteger mode = new AtomicInteger();
+        AtomicInteger ran = new AtomicInteger();
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("decorator-fails")
+            .maxConcurrentCalls(50)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())
+            .taskDecorator((task) -> {
+                int chosen = mode.get();
+                return () -> {
+                    switch (chosen) {
+                        case 0 -> throw new IllegalStateException("no context to restore");
+                        case 1 -> throw new IllegalStateException("context store unreachable",
+                                new SocketTimeoutException("read timed out"));
+                        default -> {
+                            // Returns without running the task.
+                        }
+                    }
+                };
+            })
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        bulkhead.addListener(this.samples);
+        try (executor) {
+            Future<String> failed = executor.submit(() -> "ran " + ran.incrementAndGet());
+            assertThat(catchThrowableOfType(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS)))
+                .cause().hasMessage("no context to restore");
+            mode.set(1);
+            CompletableFuture<String> timedOut = executor.supplyAsync(() -> "ran " + ran.incrementAndGet());
+            assertThat(catchThrowableOfType(ExecutionException.class, () -> timedOut.get(30, TimeUnit.SECONDS)))
+                .cause().hasMessage("context store unreachable");
+            mode.set(2);
+            Future<String> skipped = executor.submit(() -> "ran " + ran.incrementAndGet());
+            assertThat(catchThrowableOfType(ExecutionException.class, () -> skipped.get(30, TimeUnit.SECONDS)))
+                .cause().hasMessage("Bulkhead 'decorator-fails': the task decorator returned without running the task");
+        }
+        assertThat(ran).hasValue(0);
+        // Only the failure with a timeout among its causes says something about the callee.
+        assertThat(this.samples.outcomes).containsExactly(Outcome.DROPPED);
+        assertThat(bulkhead.getActiveCount()).isZero();
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(3);
+    }
+
+    @Test
     void aRiseReachesTheBulkheadInStepsOverHalfTheRoundTripThatEarnedItAndADecreaseAtOnce() {
         Bulkhead bulkhead = adaptive(50, 10, 2);
         long rtt = TimeUnit.SECONDS.toNanos(4);

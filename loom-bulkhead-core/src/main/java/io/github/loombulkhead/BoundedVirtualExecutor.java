@@ -194,8 +194,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         this.threads.start(decorated, submitted);
     }
 
-    void completed(long startedAt, int inflight, Throwable failure) {
-        this.threads.completed(startedAt, inflight, failure);
+    void completed(long startedAt, int inflight, Throwable failure, boolean cancelled) {
+        this.threads.completed(startedAt, inflight, failure, cancelled);
     }
 
     void taskEnded() {

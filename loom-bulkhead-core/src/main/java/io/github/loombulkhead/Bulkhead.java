@@ -1,5 +1,6 @@
 package io.github.loombulkhead;
 
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -202,9 +203,30 @@ public final class Bulkhead {
         return this.limits.algorithm();
     }
 
-    /** What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded). */
+    /**
+     * What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded), asked on
+     * the thread that ran it. A failure made by an interrupt (the thread is interrupted, or an
+     * {@link InterruptedException} or {@link ClosedByInterruptException} is among its causes) says nothing about the
+     * callee: {@link Outcome#IGNORED}. A cancelled {@code invokeAny} loser or {@code shutdownNow} is no overload.
+     */
     public Outcome outcomeOf(Throwable failure) {
-        return (failure == null) ? Outcome.SUCCESS : getConfig().getDropClassifier().classify(failure);
+        if (failure == null) {
+            return Outcome.SUCCESS;
+        }
+        if (Thread.currentThread().isInterrupted() || isInterruption(failure)) {
+            return Outcome.IGNORED;
+        }
+        return getConfig().getDropClassifier().classify(failure);
+    }
+
+    private static boolean isInterruption(Throwable failure) {
+        int depth = 0;
+        for (Throwable current = failure; current != null && depth < 16; current = current.getCause(), depth++) {
+            if (current instanceof InterruptedException || current instanceof ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Calls or tasks holding a permit now. */

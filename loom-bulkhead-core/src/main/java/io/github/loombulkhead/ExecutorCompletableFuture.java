@@ -48,7 +48,7 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
     private void recordCompletion(Throwable failure) {
         int inflightAtStart = this.inflight;
         if (claimCompletion()) {
-            this.executor.completed(this.startedAt, inflightAtStart, failure);
+            this.executor.completed(this.startedAt, inflightAtStart, failure, isCancelled());
         }
     }
 

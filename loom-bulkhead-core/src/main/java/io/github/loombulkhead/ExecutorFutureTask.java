@@ -82,7 +82,7 @@ class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
     private void recordCompletion(Throwable failure) {
         int inflightAtStart = this.inflight;
         if (this.startedAt != 0 && claimCompletion()) {
-            this.executor.completed(this.startedAt, inflightAtStart, failure);
+            this.executor.completed(this.startedAt, inflightAtStart, failure, isCancelled());
         }
     }
 

@@ -73,7 +73,7 @@ final class TaskThreads {
             CallChain.exitNewThread();
             this.lifecycle.ran(current);
             if (own == null) {
-                completed(startedAt, inflight, failure);
+                completed(startedAt, inflight, failure, false);
             }
             else if (own.claimCompletion()) {
                 // The task's future records its own completion; unclaimed, it never ran: cancelled first, or the
@@ -88,10 +88,13 @@ final class TaskThreads {
         }
     }
 
-    /** Gives the permit of a task that ran back, with the sample an adaptive limit takes from it. */
-    void completed(long startedAt, int inflight, Throwable failure) {
+    /**
+     * Gives the permit of a task that ran back, with the sample an adaptive limit takes from it: none if its future
+     * was cancelled while it ran (its time was cut short, or its result is unwanted).
+     */
+    void completed(long startedAt, int inflight, Throwable failure, boolean cancelled) {
         long ran = System.nanoTime() - startedAt;
-        this.bulkhead.onComplete(ran, ran, inflight, this.bulkhead.outcomeOf(failure));
+        this.bulkhead.onComplete(ran, ran, inflight, cancelled ? Outcome.IGNORED : this.bulkhead.outcomeOf(failure));
     }
 
     /**

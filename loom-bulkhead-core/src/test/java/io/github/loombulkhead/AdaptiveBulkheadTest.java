@@ -244,6 +244,51 @@ class AdaptiveBulkheadTest {
     }
 
     @Test
+    void tasksCutShortByAnInterruptAreNoSample() throws Exception {
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("interrupted")
+            .maxConcurrentCalls(50)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        bulkhead.addListener(this.samples);
+        CountDownLatch losersRunning = new CountDownLatch(2);
+        String winner = executor.invokeAny(List.of(() -> {
+            Thread.sleep(60_000);
+            return "slept";
+        }, () -> {
+            try {
+                losersRunning.countDown();
+                Thread.sleep(60_000);
+                return "slept";
+            }
+            catch (InterruptedException ex) {
+                // What a blocking read reports when its thread is interrupted: a timeout type by default.
+                throw new java.io.InterruptedIOException("read interrupted");
+            }
+        }, () -> {
+            losersRunning.countDown();
+            assertThat(losersRunning.await(30, TimeUnit.SECONDS)).isTrue();
+            return "fast";
+        }));
+        assertThat(winner).isEqualTo("fast");
+        await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getCompletedCount() == 3);
+        // invokeAny cancelled the two losers while they ran: only the winner tells something about the callee.
+        assertThat(this.samples.outcomes).containsExactly(Outcome.SUCCESS);
+        this.samples.outcomes.clear();
+        CountDownLatch running = new CountDownLatch(1);
+        executor.submit(() -> {
+            running.countDown();
+            Thread.sleep(60_000);
+            return "slept";
+        });
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        executor.shutdownNow();
+        assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.samples.outcomes).as("a task interrupted by shutdownNow").isEmpty();
+        assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
+    @Test
     void aRiseReachesTheBulkheadInStepsOverHalfTheRoundTripThatEarnedItAndADecreaseAtOnce() {
         Bulkhead bulkhead = adaptive(50, 10, 2);
         long rtt = TimeUnit.SECONDS.toNanos(4);

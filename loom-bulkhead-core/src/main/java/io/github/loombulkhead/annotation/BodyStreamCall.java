@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.CallChain;
 import io.github.loombulkhead.limit.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
 
@@ -43,7 +44,8 @@ final class BodyStreamCall {
         bulkhead.acquirePermit();
         Permit permit = new Permit(bulkhead);
         Object result;
-        try {
+        // The RestClient's interceptor, or a nested @Bulkhead call, of the same bulkhead runs under this permit.
+        try (CallChain.Scope held = CallChain.enter(bulkhead)) {
             result = invocation.proceed();
         }
         catch (Throwable ex) {

@@ -59,12 +59,19 @@ public class NestedBulkheadCallTest {
             .config("callee", nested())
             .config("annotated", nested())
             .config("service", nested())
+            .config("streamed", nested())
             .build();
         context = new AnnotationConfigApplicationContext();
         context.registerBean(BulkheadRegistry.class, () -> registry);
         context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
-            .forEachClient((group, builder) -> builder.baseUrl(server.baseUrl())
-                .requestFactory(PooledHttpRequestFactories.forBulkhead(registry.bulkhead("annotated")).build())));
+            .forEachClient((group, builder) -> {
+                builder.baseUrl(server.baseUrl())
+                    .requestFactory(PooledHttpRequestFactories.forBulkhead(registry.bulkhead("annotated")).build());
+                if (group.name().equals("streamed")) {
+                    // Wired by hand: the client's own interceptor of the bulkhead its methods are annotated with.
+                    builder.requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(registry.bulkhead("streamed")));
+                }
+            }));
         context.register(Config.class);
         context.refresh();
     }
@@ -156,6 +163,30 @@ public class NestedBulkheadCallTest {
     }
 
     @Test
+    void aBodyStreamMethodWhoseRestClientHasTheSameBulkheadTakesOnePermit(LoopbackServer server) throws Exception {
+        StreamClient client = context.getBean(StreamClient.class);
+        var bulkhead = registry.bulkhead("streamed");
+        long before = bulkhead.getPermittedCount();
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < TASKS; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> {
+                try (java.io.InputStream body = client.slow(300)) {
+                    return new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                }
+                catch (java.io.IOException ex) {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+            }, (task) -> Thread.ofVirtual().start(task)));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+
+        assertThat(calls).allSatisfy((call) -> assertThat(call.join()).isEqualTo("ok"));
+        assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
+        assertThat(bulkhead.getPermittedCount() - before).isEqualTo(TASKS);
+        assertAllFree(bulkhead, TASKS);
+    }
+
+    @Test
     void aDifferentBulkheadIsStillAcquired() {
         Service service = context.getBean(Service.class);
         var annotated = registry.bulkhead("annotated");
@@ -177,6 +208,14 @@ public class NestedBulkheadCallTest {
         default String twice(int ms) {
             return slow(ms) + slow(ms);
         }
+    }
+
+    @Bulkhead("streamed")
+    @HttpExchange
+    public interface StreamClient {
+
+        @GetExchange("/slow")
+        java.io.InputStream slow(@RequestParam("ms") int ms);
     }
 
     @Component
@@ -237,6 +276,7 @@ public class NestedBulkheadCallTest {
 
     @Configuration(proxyBeanMethods = false)
     @ImportHttpServices(group = "nested", types = AnnotatedClient.class)
+    @ImportHttpServices(group = "streamed", types = StreamClient.class)
     @org.springframework.context.annotation.Import(Service.class)
     static class Config {
 

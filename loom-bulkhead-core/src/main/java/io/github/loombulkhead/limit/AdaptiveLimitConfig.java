@@ -134,7 +134,10 @@ public final class AdaptiveLimitConfig {
         return this.rttTolerance;
     }
 
-    /** Gradient: the fewest calls a window compares, whatever its length (default 16). */
+    /**
+     * Gradient: the fewest calls a window compares, whatever its length; both algorithms: the fewest calls finished
+     * since a decrease before a collapse can count (default 16).
+     */
     public int getWindowSamples() {
         return this.windowSamples;
     }

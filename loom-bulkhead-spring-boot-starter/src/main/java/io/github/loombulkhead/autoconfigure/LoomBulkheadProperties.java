@@ -524,7 +524,8 @@ public class LoomBulkheadProperties {
 
         /**
          * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
-         * its length; 1 to 10000.
+         * its length; both algorithms: the fewest calls finished since a decrease before a collapse can count; 1 to
+         * 10000.
          */
         private int windowSamples = AdaptiveLimitConfig.DEFAULT_WINDOW_SAMPLES;
 
@@ -683,7 +684,8 @@ public class LoomBulkheadProperties {
 
         /**
          * Gradient: the fewest calls a measurement window compares with the no-load round trip time, whatever
-         * its length; 1 to 10000. Unset: the default.
+         * its length; both algorithms: the fewest calls finished since a decrease before a collapse can count; 1 to
+         * 10000. Unset: the default.
          */
         private Integer windowSamples;
 

@@ -122,7 +122,11 @@ public class BulkheadsEndpoint {
     private static String limitChange(Bulkhead bulkhead, int maxConcurrentCalls) {
         LimitAlgorithm algorithm = bulkhead.getLimitAlgorithm();
         if (algorithm == null) {
-            return "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls;
+            int limit = bulkhead.getLimit();
+            // A limit leased from a cluster is what this process holds of the bound, not the bound.
+            return (limit == maxConcurrentCalls) ? "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls
+                    : "maxConcurrentCalls set to " + maxConcurrentCalls + " for all processes; the limit here is the "
+                            + limit + " permits this process holds of them now";
         }
         return "maxConcurrentCalls is the ceiling of this adaptive bulkhead: set to " + maxConcurrentCalls
                 + "; the " + algorithm.getName() + " algorithm restarted at limit " + bulkhead.getLimit()

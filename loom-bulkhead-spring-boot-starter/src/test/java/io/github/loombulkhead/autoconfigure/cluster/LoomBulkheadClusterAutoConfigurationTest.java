@@ -84,7 +84,11 @@ class LoomBulkheadClusterAutoConfigurationTest {
     void anActuatorLimitWriteAppliesToEveryApplication() {
         this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*")
             .run((first) -> this.contextRunner.run((second) -> {
-                first.getBean(BulkheadsEndpoint.class).update(new String[] { "callee" }, 5, null);
+                var changed = first.getBean(BulkheadsEndpoint.class).update(new String[] { "callee" }, 5, null);
+                // Idle, the process holds none of the permits: the write says so instead of "the limit set to 5".
+                assertThat(changed.change()).isEqualTo("maxConcurrentCalls set to 5 for all processes; the limit here "
+                        + "is the " + changed.limit() + " permits this process holds of them now");
+                assertThat(changed.limit()).isLessThan(5);
                 ClusterBulkhead other = second.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
                 await().atMost(Duration.ofSeconds(5)).until(() -> other.getLimit() == 5);
                 assertThat(second.getBean(BulkheadRegistry.class).bulkhead("callee").getConfig().getMaxConcurrentCalls())

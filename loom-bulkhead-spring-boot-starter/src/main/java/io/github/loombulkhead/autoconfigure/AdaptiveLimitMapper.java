@@ -118,7 +118,14 @@ final class AdaptiveLimitMapper {
         }
         List<Class<? extends Throwable>> types = new ArrayList<>();
         for (int i = 0; i < names.value().size(); i++) {
-            types.add(exceptionType(new Setting<>(names.key() + "[" + i + "]", names.value().get(i)), names.key()));
+            String name = names.value().get(i);
+            if (name != null && DefaultAdaptive.DEFAULT_DROP_EXCEPTIONS.contains(name.trim())
+                    && !ClassUtils.isPresent(name.trim(), this.classLoader)) {
+                // A default type of an optional library (Spring Web's 503 and 429) that is not on the class path:
+                // nothing can throw it, so listing the defaults to add a type works without that library too.
+                continue;
+            }
+            types.add(exceptionType(new Setting<>(names.key() + "[" + i + "]", name), names.key()));
         }
         return DropClassifier.of(types);
     }

@@ -1,5 +1,8 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
 import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
@@ -10,6 +13,8 @@ import io.github.loombulkhead.autoconfigure.http.LoomBulkheadHttpAutoConfigurati
 import io.github.loombulkhead.autoconfigure.http.PerHostBulkheadRestClientCustomizer;
 import io.github.loombulkhead.autoconfigure.metrics.BulkheadMetrics;
 import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
+import io.github.loombulkhead.limit.DropClassifier;
+import io.github.loombulkhead.limit.Outcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +75,34 @@ class OptionalDependenciesTest {
                 .doesNotHaveBean(BulkheadHttpServiceGroupConfigurer.class)
                 .doesNotHaveBean(PerHostBulkheadRestClientCustomizer.class)
                 .doesNotHaveBean(BulkheadRequestFactories.class));
+    }
+
+    @Test
+    void withoutSpringWebTheDefaultDropListCanBeExtended() {
+        // The documented way to add a drop type: the defaults, Spring Web's 503 and 429 included, and the new one.
+        List<String> dropExceptions = new ArrayList<>(List.of("java.util.concurrent.TimeoutException",
+                "java.io.InterruptedIOException", "java.net.ConnectException", "java.net.http.HttpTimeoutException",
+                "org.springframework.web.client.HttpServerErrorException$ServiceUnavailable",
+                "org.springframework.web.client.HttpClientErrorException$TooManyRequests", "java.io.IOException"));
+        String[] properties = new String[dropExceptions.size()];
+        for (int i = 0; i < properties.length; i++) {
+            properties[i] = "loom.bulkhead.defaults.adaptive.drop-exceptions[" + i + "]=" + dropExceptions.get(i);
+        }
+        this.contextRunner
+            .withClassLoader(new FilteredClassLoader("org.springframework.web", "org.springframework.http",
+                    "org.springframework.boot.restclient", "org.springframework.boot.http"))
+            .withPropertyValues(properties)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                DropClassifier drops = context.getBean(BulkheadRegistry.class).resolveConfig("any").getDropClassifier();
+                assertThat(drops.classify(new java.io.IOException("refused"))).isEqualTo(Outcome.DROPPED);
+                assertThat(drops.classify(new IllegalStateException("answered"))).isEqualTo(Outcome.SUCCESS);
+            });
+        // A type of the list that is not one of the defaults must still be on the class path.
+        this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.web"))
+            .withPropertyValues("loom.bulkhead.defaults.adaptive.drop-exceptions[0]="
+                    + "org.springframework.web.client.ResourceAccessException")
+            .run((context) -> assertThat(context).hasFailed());
     }
 
     @Test

@@ -21,7 +21,7 @@ import org.springframework.http.HttpStatusCode;
 final class Permit {
 
     /** Failures of an exchange that never left the caller: no sample, whatever the exception around them. */
-    private static final Set<String> NOT_SENT = Set.of("org.apache.hc.client5.http.ConnectionRequestTimeoutException");
+    private static final Set<String> NOT_SENT = Set.of("org.apache.hc.core5.http.ConnectionRequestTimeoutException");
 
     /** Timeouts by name, for clients that may be absent: the JDK client's read and connect timeouts. */
     private static final Set<String> TIMEOUTS = Set.of("java.net.http.HttpTimeoutException");

@@ -5,23 +5,32 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.Outcome;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What an adaptive bulkhead learns from each HTTP exchange through the interceptor, against a real
@@ -119,5 +128,34 @@ class AdaptiveHttpSampleTest {
         assertThat(this.samples).isEmpty();
         assertThat(this.bulkhead.getActiveCount()).isZero();
         assertThat(this.bulkhead.getCompletedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aCallThatFoundNoPooledConnectionInTimeWasNeverSentAndIsNoSample() throws Exception {
+        // A pool smaller than the limit (here one connection), as a pool shared with unbounded calls can be.
+        CloseableHttpClient httpClient = HttpClients.custom()
+            .setConnectionManager(
+                    PoolingHttpClientConnectionManagerBuilder.create().setMaxConnTotal(1).setMaxConnPerRoute(1).build())
+            .build();
+        this.resources.add(httpClient);
+        HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(httpClient);
+        factory.setConnectionRequestTimeout(Duration.ofMillis(200));
+        RestClient client = RestClient.builder()
+            .requestFactory(factory)
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(this.bulkhead))
+            .build();
+        CompletableFuture<String> holding = CompletableFuture.supplyAsync(
+                () -> client.get().uri(this.server.uri("/slow?ms=1500")).retrieve().body(String.class),
+                (task) -> Thread.ofVirtual().start(task));
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server.concurrent() == 1);
+
+        Throwable waited = catchThrowable(() -> client.get().uri(this.server.uri("/slow?ms=1")).retrieve()
+            .body(String.class));
+
+        assertThat(waited).hasRootCauseInstanceOf(ConnectionRequestTimeoutException.class);
+        assertThat(holding.get(30, TimeUnit.SECONDS)).isEqualTo("ok");
+        // Only the call that reached the server tells something about it.
+        assertThat(this.samples).containsExactly(Outcome.SUCCESS);
+        assertThat(this.bulkhead.getCompletedCount()).isEqualTo(2);
     }
 }

@@ -156,6 +156,11 @@ public final class Bulkhead {
         this.limits.lease(external, limit);
     }
 
+    /** The owner of a leased limit moved it to the {@code permits} it holds. */
+    void leasedLimit(int permits) {
+        this.limits.leasedLimit(permits);
+    }
+
     Permits permits() {
         return this.permits;
     }

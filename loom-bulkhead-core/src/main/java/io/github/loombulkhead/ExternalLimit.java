@@ -72,9 +72,8 @@ public final class ExternalLimit {
 
     /** Raises the limit to {@code permits}, handing the new ones to waiters at once; a lower value is ignored. */
     public void grow(int permits) {
-        Permits current = this.bulkhead.permits();
-        if (permits > current.limit()) {
-            current.setLimit(permits);
+        if (permits > this.bulkhead.permits().limit()) {
+            this.bulkhead.leasedLimit(permits);
         }
     }
 
@@ -89,7 +88,7 @@ public final class ExternalLimit {
         }
         Permits current = this.bulkhead.permits();
         if (permits < current.limit()) {
-            current.setLimit(permits);
+            this.bulkhead.leasedLimit(permits);
         }
         // Read after the limit was written: a call that took a permit under the old limit is counted
         // here, or it sees the new limit and gives its permit back (Permits.tryAcquire).

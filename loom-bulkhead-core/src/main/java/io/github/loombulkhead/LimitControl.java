@@ -240,7 +240,15 @@ final class LimitControl {
                     + ((this.algorithm != null) ? "adaptive" : "leased") + "; a leased limit needs a static one");
         }
         this.external = leased;
-        this.permits.setLimit(limit);
+        setLimit(limit);
+    }
+
+    /**
+     * Sets the limit of a leased bulkhead to the permits its owner holds; listeners hear of it as of any limit
+     * change, so a connection pool sized from the limit grows before the new permits are used.
+     */
+    void leasedLimit(int permits) {
+        setLimit(permits);
     }
 
     /** A call or task started waiting; the owner of a leased limit hears of it. */
@@ -251,7 +259,7 @@ final class LimitControl {
         }
     }
 
-    /** Guarded by lock. */
+    /** Guarded by lock, unless the limit is leased (its owner serializes the changes). */
     private void setLimit(int newLimit) {
         int oldLimit = this.permits.limit();
         if (newLimit > oldLimit) {

@@ -37,13 +37,18 @@ final class PoolBinding implements Closeable {
     static PoolBinding of(PoolSizer sizer, Bulkhead bulkhead) {
         PoolBinding binding = new PoolBinding(sizer);
         binding.bind(bulkhead);
+        // A limit raised since the factory's builder was made, or before the listener was added, counts too.
+        sizer.grow(PoolSizer.poolLimit(bulkhead));
         return binding;
     }
 
     /** Keeps the pool of {@code sizer} sized to the sum of {@code bulkheads}' limits. */
     static PoolBinding of(PoolSizer sizer, Set<Bulkhead> bulkheads) {
-        PoolBinding binding = new PoolBinding(new SummedPoolSizer(sizer, bulkheads));
+        SummedPoolSizer summed = new SummedPoolSizer(sizer, bulkheads);
+        PoolBinding binding = new PoolBinding(summed);
         bulkheads.forEach(binding::bind);
+        // Limits raised since the factory's builder was made, or before the listener was added, count too.
+        bulkheads.forEach((bulkhead) -> summed.onLimitChanged(bulkhead, 0, PoolSizer.poolLimit(bulkhead)));
         return binding;
     }
 

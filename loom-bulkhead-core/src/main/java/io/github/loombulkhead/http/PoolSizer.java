@@ -9,8 +9,9 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
 /**
  * Grows a connection pool with the limits of the bulkheads it serves, so that the pool never becomes
- * a second, hidden limit after a runtime limit increase. Holds the pool weakly: a discarded pool does
- * not stay reachable through a registry's bulkhead.
+ * a second, hidden limit after a runtime limit increase. Holds the pool weakly, so a bulkhead does not keep it
+ * reachable; its client's idle-connection evictor thread does, until the client is closed: a factory that is not a
+ * Spring bean must be destroyed, which also takes this listener off the bulkheads.
  */
 final class PoolSizer implements BulkheadListener {
 

@@ -13,6 +13,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.ExternalLimit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -97,6 +98,63 @@ class PooledHttpRequestFactoriesTest {
         server.release();
         streams.join();
         assertThat(server.maxConcurrent()).isEqualTo(4);
+    }
+
+    @Test
+    void aLeasedLimitGrowsThePoolWhenItsOwnerRaisesTheBoundAndThePermits(LoopbackServer server) throws Exception {
+        Bulkhead bulkhead = new Bulkhead("leased", BulkheadConfig.custom().maxConcurrentCalls(2).build());
+        ExternalLimit leased = ExternalLimit.attach(bulkhead, new ExternalLimit.Owner() {
+            @Override
+            public void onQueued(Bulkhead b) {
+            }
+
+            @Override
+            public void onMaxConcurrentCallsChanged(Bulkhead b, int maxConcurrentCalls) {
+            }
+        });
+        leased.grow(2);
+        RestClient client = RestClient.builder()
+            .baseUrl(server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
+                .connectionRequestTimeout(Duration.ofSeconds(60))
+                .build()))
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        Callers streams = Callers.start(4, streamed(client));
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
+
+        // What a cluster owner does when another process raised the bound: the new bound, then the permits.
+        bulkhead.changeLimit(4);
+        leased.grow(4);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 4);
+        server.release();
+        streams.join();
+        assertThat(server.maxConcurrent()).isEqualTo(4);
+    }
+
+    @Test
+    void aLimitRaisedBetweenTheBuilderAndBuildSizesThePool(LoopbackServer server) throws Exception {
+        Bulkhead bulkhead = new Bulkhead("raised-early", BulkheadConfig.custom().maxConcurrentCalls(2).build());
+        Bulkhead other = new Bulkhead("raised-early-other", BulkheadConfig.custom().maxConcurrentCalls(1).build());
+        var single = PooledHttpRequestFactories.forBulkhead(bulkhead).connectionRequestTimeout(Duration.ofSeconds(60));
+        var summed = PooledHttpRequestFactories.forBulkheads(List.of(bulkhead, other))
+            .connectionRequestTimeout(Duration.ofSeconds(60));
+        bulkhead.changeLimit(4);
+        for (var builder : List.of(single, summed)) {
+            server.reset();
+            RestClient client = RestClient.builder()
+                .baseUrl(server.baseUrl())
+                .requestFactory(track(builder.build()))
+                .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+                .build();
+            Callers streams = Callers.start(4, streamed(client));
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 4);
+            server.release();
+            streams.join();
+            assertThat(server.maxConcurrent()).isEqualTo(4);
+        }
     }
 
     @Test

@@ -449,6 +449,13 @@ public final class ClusterBulkhead implements AutoCloseable {
             // A Redis that restarted has seen only some of the processes yet: keep the share from before.
             cap = Math.min(cap, this.shareAtFailure);
         }
+        if (last != null && last.clusterHeld() > last.limit()) {
+            // More leases are held than the limit allows: it was lowered, or a process kept using leases Redis had
+            // already reaped (a long pause). Each process gives back its part of the excess as its calls end.
+            long excess = last.clusterHeld() - last.limit();
+            int giveBack = (int) ((excess * last.held() + last.clusterHeld() - 1) / last.clusterHeld());
+            cap = Math.min(cap, Math.max(0, last.held() - giveBack));
+        }
         return cap;
     }
 

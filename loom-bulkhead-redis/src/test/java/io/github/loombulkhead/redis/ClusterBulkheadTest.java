@@ -187,6 +187,42 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void aLowerLimitHoldsOnceTheCallsRunningAboveItEndAlsoWhileDemandStaysLevel() throws Exception {
+        Replica a = replica(30, ClusterConfig.ofDefaults());
+        Replica b = replica(30, ClusterConfig.ofDefaults());
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxAfterDrain = new AtomicInteger();
+        AtomicLong drainedBy = new AtomicLong(Long.MAX_VALUE);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            // Fifteen callers in each replica: both hold 15 leases, and neither ever wants more.
+            for (int i = 0; i < 30; i++) {
+                Replica replica = (i % 2 == 0) ? a : b;
+                threads.submit(() -> {
+                    while (System.nanoTime() < end) {
+                        replica.bulkhead.acquirePermit();
+                        int now = inFlight.incrementAndGet();
+                        if (System.nanoTime() - drainedBy.get() > 0) {
+                            maxAfterDrain.accumulateAndGet(now, Math::max);
+                        }
+                        sleep(20);
+                        inFlight.decrementAndGet();
+                        replica.bulkhead.onComplete(20_000_000);
+                    }
+                    return null;
+                });
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.get() == 30);
+            a.clusterBulkhead.changeLimit(20);
+            // Calls take 20 ms; both replicas hear of the limit within a renewal (lease 10 s / 3 by default, a
+            // published change at once) and then let the calls above it end.
+            drainedBy.set(System.nanoTime() + TimeUnit.SECONDS.toNanos(2));
+        }
+        assertThat(maxAfterDrain.get()).as("calls in flight from 2 s after the limit was lowered to 20")
+            .isBetween(1, 20);
+    }
+
+    @Test
     void aCallThatQueuesWhileTheProcessHoldsNoLeaseGetsOneFromTheRedisReplyWithoutTheGovernor() throws Exception {
         Replica replica = replica(3, ClusterConfig.ofDefaults());
         await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);

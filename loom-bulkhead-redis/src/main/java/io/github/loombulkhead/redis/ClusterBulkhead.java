@@ -236,6 +236,12 @@ public final class ClusterBulkhead implements AutoCloseable {
                 try {
                     waitNanos = step(System.nanoTime());
                 }
+                catch (RuntimeException ex) {
+                    // Bad data (a limit below 1 written by hand) or a failing listener must not end the governor:
+                    // its leases would never be renewed, and other processes would hand them out again.
+                    unexpected(ex);
+                    waitNanos = POLL_NANOS;
+                }
                 finally {
                     this.calling.set(false);
                 }
@@ -429,8 +435,23 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
     }
 
+    /** Counts a failure of a step as one of Redis (nothing is trusted until the next sync); never throws. */
+    private void unexpected(RuntimeException ex) {
+        try {
+            failed(ex, 0);
+        }
+        catch (RuntimeException again) {
+            ex.addSuppressed(again);
+            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': a step failed", ex);
+        }
+    }
+
     /** Takes the cluster-wide limit from Redis, and shows it as the local bulkhead's ceiling. */
     private void applyLimit(int clusterLimit) {
+        if (clusterLimit < 1) {
+            throw new IllegalStateException("Cluster bulkhead '" + getName() + "': the limit in Redis is "
+                    + clusterLimit + ", but it must be at least 1; set it with changeLimit (or the bulkheads endpoint)");
+        }
         this.limit = clusterLimit;
         if (this.bulkhead.getConfig().getMaxConcurrentCalls() != clusterLimit) {
             // Not stored again: the owner ignores a ceiling equal to the limit it knows.

@@ -223,6 +223,26 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void aLimitBelowOneWrittenByHandIsAnErrorAndTheProcessKeepsRenewingOnceItIsRepaired() throws Exception {
+        Replica replica = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getRenewalCount() > 0);
+        String key = this.prefix + ":{callee}:limit";
+        assertThat(this.redis.command("SET " + key + " 0")).isEqualTo("+OK");
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getErrorCount() > 0);
+        assertThat(replica.clusterBulkhead.getMode()).isEqualTo(ClusterMode.FALLBACK);
+
+        assertThat(this.redis.command("SET " + key + " 10")).isEqualTo("+OK");
+        long renewals = replica.clusterBulkhead.getRenewalCount();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(replica.clusterBulkhead.getRenewalCount()).isGreaterThan(renewals + 1);
+            assertThat(replica.clusterBulkhead.getMode()).isEqualTo(ClusterMode.CLUSTER);
+            assertThat(replica.clusterBulkhead.getLimit()).isEqualTo(10);
+        });
+        replica.bulkhead.acquirePermit();
+        replica.bulkhead.onComplete(0);
+    }
+
+    @Test
     void aCallThatQueuesWhileTheProcessHoldsNoLeaseGetsOneFromTheRedisReplyWithoutTheGovernor() throws Exception {
         Replica replica = replica(3, ClusterConfig.ofDefaults());
         await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);

@@ -60,8 +60,9 @@ final class RedisClientMessages implements LeaseMessages {
         if (this.closed) {
             return true;
         }
+        StatefulRedisPubSubConnection<String, String> opened = null;
         try {
-            StatefulRedisPubSubConnection<String, String> opened = this.client.connectPubSub();
+            opened = this.client.connectPubSub();
             opened.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String channel, String message) {
@@ -76,6 +77,10 @@ final class RedisClientMessages implements LeaseMessages {
             return true;
         }
         catch (RuntimeException ex) {
+            if (opened != null) {
+                // Connected, but the subscription failed (no pub/sub permission, a timeout): the retry opens anew.
+                opened.closeAsync();
+            }
             logger.log(Level.WARNING, "cannot subscribe to cluster bulkhead messages yet, polling meanwhile: " + ex);
             return false;
         }

@@ -68,6 +68,43 @@ class RedisClientClusterTest {
     }
 
     @Test
+    void aSubscriptionRefusedByAnAclLeaksNoConnectionWhileItIsRetried() throws Exception {
+        // A user that may run the lease scripts but not subscribe: every subscription attempt connects, then fails.
+        assertThat(this.redis.command("ACL SETUSER leases on >secret ~* &* +@all -subscribe -psubscribe"))
+            .isEqualTo("+OK");
+        RedisClient limited = RedisClient.create(RedisURI.builder()
+            .withHost("127.0.0.1")
+            .withPort(this.redis.port())
+            .withAuthentication("leases", "secret")
+            .withTimeout(Duration.ofMillis(500))
+            .build());
+        try {
+            this.plain = ClusterBulkheads.create(limited, "test-" + UUID.randomUUID());
+            ClusterBulkhead cluster = this.plain.attach(bulkhead(2), ClusterConfig.ofDefaults());
+            await().atMost(Duration.ofSeconds(5)).until(() -> cluster.getRenewalCount() > 0);
+            int before = clients();
+            // Several retries, 500 ms apart.
+            Thread.sleep(2_500);
+            assertThat(clients()).as("connections after five refused subscriptions").isLessThanOrEqualTo(before + 1);
+            this.plain.close();
+            this.plain = null;
+        }
+        finally {
+            limited.shutdown();
+        }
+    }
+
+    private int clients() {
+        String info;
+        try (StatefulRedisConnection<String, String> connection = this.client.connect()) {
+            info = connection.sync().info("clients");
+        }
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("connected_clients:(\\d+)").matcher(info);
+        assertThat(matcher.find()).as(info).isTrue();
+        return Integer.parseInt(matcher.group(1));
+    }
+
+    @Test
     void aRedisClientProcessSharesTheBoundWithAConnectionFactoryProcess() throws Exception {
         String prefix = "test-" + UUID.randomUUID();
         this.plain = ClusterBulkheads.create(this.client, prefix);

@@ -42,6 +42,12 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     private final ExternalLimit external;
 
+    /** Hears the bulkhead's completed calls; removed at close. */
+    private final BulkheadListener activity;
+
+    /** Closed, leases given back: every waiting call is rejected. */
+    private volatile boolean handedBack;
+
     private final Thread governor;
 
     /** How long idle leases stay while no other process waits. */
@@ -114,7 +120,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.listener = listener;
         this.limit = bulkhead.getConfig().getMaxConcurrentCalls();
         this.external = ExternalLimit.attach(bulkhead, new Owner());
-        bulkhead.addListener(new BulkheadListener() {
+        this.activity = new BulkheadListener() {
             @Override
             public void onCompleted(Bulkhead completed, long executionNanos) {
                 ClusterBulkhead.this.lastBusy = System.nanoTime();
@@ -124,7 +130,8 @@ public final class ClusterBulkhead implements AutoCloseable {
                 }
                 signal();
             }
-        });
+        };
+        bulkhead.addListener(this.activity);
         this.lastSync = System.nanoTime() - config.renewPeriod().toNanos();
         this.lingerNanos = config.getIdleLinger().toNanos();
         this.lastBusy = System.nanoTime() - this.lingerNanos;
@@ -198,7 +205,10 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.bulkhead.changeLimit(newLimit);
     }
 
-    /** Stops the governor and gives back the leases no call uses; the local limit stays at 0. */
+    /**
+     * Stops the governor and gives back the leases no call uses; the local limit stays at 0, calls that wait for a
+     * lease then, or queue later, are rejected with reason {@code shut-down}.
+     */
     @Override
     public void close() {
         this.closed = true;
@@ -255,6 +265,16 @@ public final class ClusterBulkhead implements AutoCloseable {
                 LockSupport.parkNanos(this, waitNanos);
             }
         }
+        try {
+            leave();
+        }
+        finally {
+            handBack();
+        }
+    }
+
+    /** Gives back the leases at close, once no caller's script call is under way (waiting at most one lease). */
+    private void leave() {
         long deadline = System.nanoTime() + this.config.getLeaseDuration().toNanos();
         while (!this.calling.compareAndSet(false, true)) {
             if (System.nanoTime() - deadline > 0) {
@@ -271,6 +291,21 @@ public final class ClusterBulkhead implements AutoCloseable {
                     + ex + "); other processes get them back when they expire, within "
                     + this.config.getLeaseDuration().toMillis() + " ms");
         }
+    }
+
+    /**
+     * After close nobody grants a lease any more: calls still waiting for one are rejected ({@code shut-down}) instead
+     * of waiting out their max wait (forever, if it is unbounded), and so is every call that queues later.
+     */
+    private void handBack() {
+        this.bulkhead.removeListener(this.activity);
+        // Set before the waiters are withdrawn: a call queued after that sees it (the queue's lock orders both).
+        this.handedBack = true;
+        rejectWaitingAfterClose();
+    }
+
+    private void rejectWaitingAfterClose() {
+        this.external.rejectWaiting(RejectionReason.SHUT_DOWN, "cluster bulkhead '" + getName() + "' was closed");
     }
 
     /**
@@ -539,7 +574,11 @@ public final class ClusterBulkhead implements AutoCloseable {
 
         @Override
         public void onQueued(Bulkhead queued) {
-            if (ClusterBulkhead.this.mode == ClusterMode.FALLBACK
+            if (ClusterBulkhead.this.handedBack) {
+                // Closed and gone: no lease will come. Not on the caller's thread, as below.
+                Thread.startVirtualThread(ClusterBulkhead.this::rejectWaitingAfterClose);
+            }
+            else if (ClusterBulkhead.this.mode == ClusterMode.FALLBACK
                     && ClusterBulkhead.this.config.getFallback() == ClusterFallback.REJECT) {
                 // Not on the caller's thread: a waiter is called back only after it was queued.
                 Thread.startVirtualThread(ClusterBulkhead.this::rejectWaiting);

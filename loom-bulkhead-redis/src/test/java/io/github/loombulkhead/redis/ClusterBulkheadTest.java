@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -17,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.Waiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -240,6 +242,37 @@ class ClusterBulkheadTest {
         });
         replica.bulkhead.acquirePermit();
         replica.bulkhead.onComplete(0);
+    }
+
+    @Test
+    void afterCloseCallsWaitingForALeaseAndCallsThatQueueLaterAreRejectedInsteadOfWaitingForever() throws Exception {
+        Replica a = replica(1, ClusterConfig.ofDefaults());
+        a.bulkhead.changeMaxWaitDuration(Duration.ofDays(1));
+        a.bulkhead.acquirePermit();
+        CompletableFuture<Throwable> waiting = CompletableFuture.supplyAsync(() -> attempt(a),
+                (task) -> Thread.ofVirtual().start(task));
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getWaitingCount() == 1);
+
+        a.clusterBulkhead.close();
+
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(BulkheadRejectedException.class,
+                (rejection) -> assertThat(rejection.getReason()).isEqualTo(RejectionReason.SHUT_DOWN));
+        assertThat(attempt(a)).isInstanceOfSatisfying(BulkheadRejectedException.class,
+                (rejection) -> assertThat(rejection.getReason()).isEqualTo(RejectionReason.SHUT_DOWN));
+        a.bulkhead.onComplete(0);
+        assertThat(a.bulkhead.getActiveCount()).isZero();
+    }
+
+    /** Takes a permit and gives it back at once; returns the rejection, or {@code null} if the call ran. */
+    private static Throwable attempt(Replica replica) {
+        try {
+            replica.bulkhead.acquirePermit();
+        }
+        catch (BulkheadRejectedException ex) {
+            return ex;
+        }
+        replica.bulkhead.onComplete(0);
+        return null;
     }
 
     @Test

@@ -79,25 +79,7 @@ class PooledHttpRequestFactoriesTest {
     @Test
     void callsWaitingWhenTheLimitIsRaisedGetAConnectionAtOnce(LoopbackServer server) throws Exception {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.custom().maxConcurrentCalls(2).build());
-        RestClient client = RestClient.builder()
-            .baseUrl(server.baseUrl())
-            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
-                // Longer than the await below: a call stuck in the pool would be noticed, not time out.
-                .connectionRequestTimeout(Duration.ofSeconds(60))
-                .build()))
-            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
-            .build();
-        Callers streams = Callers.start(4, streamed(client));
-        await().atMost(Duration.ofSeconds(10))
-            .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
-
-        bulkhead.changeLimit(4);
-
-        // The pool grew before the waiting calls got their permits, so they do not queue again for a connection.
-        await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 4);
-        server.release();
-        streams.join();
-        assertThat(server.maxConcurrent()).isEqualTo(4);
+        waitingCallsGetAConnectionOnceRaised(server, bulkhead, () -> bulkhead.changeLimit(4));
     }
 
     @Test
@@ -113,9 +95,23 @@ class PooledHttpRequestFactoriesTest {
             }
         });
         leased.grow(2);
+        // What a cluster owner does when another process raised the bound: the new bound, then the permits.
+        waitingCallsGetAConnectionOnceRaised(server, bulkhead, () -> {
+            bulkhead.changeLimit(4);
+            leased.grow(4);
+        });
+    }
+
+    /**
+     * Four calls against {@code bulkhead}'s limit of 2: two run, two wait. After {@code raise} takes the limit to 4,
+     * the pool grew before the waiting calls got their permits, so they do not queue again for a connection.
+     */
+    private void waitingCallsGetAConnectionOnceRaised(LoopbackServer server, Bulkhead bulkhead, Runnable raise)
+            throws Exception {
         RestClient client = RestClient.builder()
             .baseUrl(server.baseUrl())
             .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead)
+                // Longer than the await below: a call stuck in the pool would be noticed, not time out.
                 .connectionRequestTimeout(Duration.ofSeconds(60))
                 .build()))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
@@ -124,9 +120,7 @@ class PooledHttpRequestFactoriesTest {
         await().atMost(Duration.ofSeconds(10))
             .until(() -> server.concurrent() == 2 && bulkhead.getWaitingCount() == 2);
 
-        // What a cluster owner does when another process raised the bound: the new bound, then the permits.
-        bulkhead.changeLimit(4);
-        leased.grow(4);
+        raise.run();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 4);
         server.release();

@@ -259,7 +259,10 @@ final class LimitControl {
         }
     }
 
-    /** Guarded by lock, unless the limit is leased (its owner serializes the changes). */
+    /**
+     * Guarded by lock, unless the limit is leased: an owner's changes from two threads may then race, which can only
+     * reorder what listeners hear; the pool sizers among them only ever grow a pool.
+     */
     private void setLimit(int newLimit) {
         int oldLimit = this.permits.limit();
         if (newLimit > oldLimit) {

@@ -167,11 +167,17 @@ public final class Bulkhead {
 
     /**
      * Changes how long calls may wait; applies to calls already waiting, measured from their arrival.
-     * @throws IllegalArgumentException if the duration is null or negative
+     * @throws IllegalArgumentException if the duration is null or negative, or zero while the limit is leased (the
+     * calls of a leased bulkhead wait for the permits its owner leases for them; without a wait none would be leased)
      */
     public void changeMaxWaitDuration(Duration maxWaitDuration) {
         // Validates before anything changes.
         BulkheadConfig.from(getConfig()).maxWaitDuration(maxWaitDuration).build();
+        if (maxWaitDuration.isZero() && this.limits.isLeased()) {
+            throw new IllegalArgumentException("Bulkhead '" + this.name + "': its limit is leased (a cluster "
+                    + "bulkhead), and its calls wait for the permits leased for them, so maxWaitDuration must be "
+                    + "above 0 but was " + maxWaitDuration);
+        }
         this.permits.changeMaxWait(
                 () -> updateConfig((current) -> BulkheadConfig.from(current).maxWaitDuration(maxWaitDuration).build()));
     }
@@ -201,6 +207,14 @@ public final class Bulkhead {
     /** Whether an algorithm finds this bulkhead's limit (it then wants the calls in flight at each start). */
     public boolean isAdaptive() {
         return this.limits.algorithm() != null;
+    }
+
+    /**
+     * Whether an owner outside this bulkhead leases its limit (a cluster bulkhead): the limit is then the permits this
+     * process holds, and the ceiling the bound of all processes.
+     */
+    public boolean isLimitLeased() {
+        return this.limits.isLeased();
     }
 
     /** The algorithm that finds the limit of an adaptive bulkhead, for diagnostics; {@code null} when static. */

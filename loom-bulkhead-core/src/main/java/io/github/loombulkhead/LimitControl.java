@@ -68,6 +68,11 @@ final class LimitControl {
         return (algorithm != null) ? algorithm.getLimit() : config.getMaxConcurrentCalls();
     }
 
+    /** Whether an owner such as a cluster leases the limit (see {@link ExternalLimit}). */
+    boolean isLeased() {
+        return this.external != null;
+    }
+
     LimitAlgorithm algorithm() {
         return this.algorithm;
     }

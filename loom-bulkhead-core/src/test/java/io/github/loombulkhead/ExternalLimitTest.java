@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -74,6 +75,20 @@ class ExternalLimitTest {
         assertThat(this.bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(25);
         assertThat(this.bulkhead.getLimit()).isZero();
         assertThat(this.boundChanges).containsExactly(25);
+    }
+
+    @Test
+    void aLeasedLimitRefusesNoWaitBecauseItsCallsWaitForLeases() {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        assertThat(this.bulkhead.isLimitLeased()).isTrue();
+        assertThatIllegalArgumentException().isThrownBy(() -> this.bulkhead.changeMaxWaitDuration(Duration.ZERO))
+            .withMessage("Bulkhead 'leased': its limit is leased (a cluster bulkhead), and its calls wait for the "
+                    + "permits leased for them, so maxWaitDuration must be above 0 but was PT0S");
+        assertThat(this.bulkhead.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(10));
+        external.detach();
+        assertThat(this.bulkhead.isLimitLeased()).isFalse();
+        this.bulkhead.changeMaxWaitDuration(Duration.ZERO);
+        assertThat(this.bulkhead.getConfig().getMaxWaitDuration()).isZero();
     }
 
     @Test

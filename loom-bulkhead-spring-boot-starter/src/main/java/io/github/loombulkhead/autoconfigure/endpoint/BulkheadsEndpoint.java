@@ -84,7 +84,13 @@ public class BulkheadsEndpoint {
         validate(bulkhead, maxConcurrentCalls, maxWaitDuration);
         List<String> changes = new ArrayList<>();
         if (maxWaitDuration != null) {
-            bulkhead.changeMaxWaitDuration(maxWaitDuration);
+            try {
+                // First: what only the bulkhead can refuse is refused before anything changed.
+                bulkhead.changeMaxWaitDuration(maxWaitDuration);
+            }
+            catch (IllegalArgumentException ex) {
+                throw invalid(ex.getMessage() + "; nothing changed");
+            }
             changes.add("maxWaitDuration set to " + maxWaitDuration);
         }
         if (maxConcurrentCalls != null) {
@@ -122,11 +128,11 @@ public class BulkheadsEndpoint {
     private static String limitChange(Bulkhead bulkhead, int maxConcurrentCalls) {
         LimitAlgorithm algorithm = bulkhead.getLimitAlgorithm();
         if (algorithm == null) {
-            int limit = bulkhead.getLimit();
             // A limit leased from a cluster is what this process holds of the bound, not the bound.
-            return (limit == maxConcurrentCalls) ? "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls
-                    : "maxConcurrentCalls set to " + maxConcurrentCalls + " for all processes; the limit here is the "
-                            + limit + " permits this process holds of them now";
+            return bulkhead.isLimitLeased()
+                    ? "maxConcurrentCalls set to " + maxConcurrentCalls + " for all processes; the limit here is the "
+                            + bulkhead.getLimit() + " permits this process holds of them now"
+                    : "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls;
         }
         return "maxConcurrentCalls is the ceiling of this adaptive bulkhead: set to " + maxConcurrentCalls
                 + "; the " + algorithm.getName() + " algorithm restarted at limit " + bulkhead.getLimit()

@@ -45,7 +45,7 @@ public class BulkheadMetrics implements MeterBinder {
 
         @Override
         public void onRejected(Bulkhead bulkhead, RejectionReason reason, long waitNanos) {
-            metersOf(bulkhead).rejected(reason, waitNanos);
+            metersOf(bulkhead).rejected(waitNanos);
         }
 
         @Override

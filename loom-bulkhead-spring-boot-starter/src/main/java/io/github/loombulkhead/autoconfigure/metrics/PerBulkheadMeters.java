@@ -1,19 +1,23 @@
 package io.github.loombulkhead.autoconfigure.metrics;
 
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.limit.Outcome;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-/** The meters of one bulkhead in one {@link MeterRegistry}, registered up front so every series starts at zero. */
+/**
+ * The meters of one bulkhead in one {@link MeterRegistry}, registered up front so every series exists from the start.
+ * {@code loom.bulkhead.calls} reads the bulkhead's own totals, so it also counts the calls made before the meters were
+ * bound (Spring Boot binds them once every singleton exists); the timers and {@code adaptive.drops} record from then.
+ */
 final class PerBulkheadMeters {
 
     static final String LIMIT = "loom.bulkhead.limit";
@@ -43,10 +47,6 @@ final class PerBulkheadMeters {
 
     private static final String CALLS_UNIT = "calls";
 
-    private final Counter permitted;
-
-    private final Map<RejectionReason, Counter> rejected = new EnumMap<>(RejectionReason.class);
-
     private final Timer permittedWait;
 
     private final Timer rejectedWait;
@@ -66,9 +66,9 @@ final class PerBulkheadMeters {
         gauge(registry, ACTIVE, bulkhead, name, "Calls or tasks holding a permit now", Bulkhead::getActiveCount);
         gauge(registry, WAITING, bulkhead, name, "Calls or tasks waiting for a permit now",
                 Bulkhead::getWaitingCount);
-        this.permitted = calls(registry, name, PERMITTED, NO_REASON);
+        calls(registry, bulkhead, name, PERMITTED, NO_REASON, Bulkhead::getPermittedCount);
         for (RejectionReason reason : RejectionReason.values()) {
-            this.rejected.put(reason, calls(registry, name, REJECTED, reason.tag()));
+            calls(registry, bulkhead, name, REJECTED, reason.tag(), (counted) -> counted.getRejectedCount(reason));
         }
         this.permittedWait = waitTimer(registry, name, PERMITTED);
         this.rejectedWait = waitTimer(registry, name, REJECTED);
@@ -96,12 +96,10 @@ final class PerBulkheadMeters {
     }
 
     void permitted(long waitNanos) {
-        this.permitted.increment();
         this.permittedWait.record(waitNanos, TimeUnit.NANOSECONDS);
     }
 
-    void rejected(RejectionReason reason, long waitNanos) {
-        this.rejected.get(reason).increment();
+    void rejected(long waitNanos) {
         this.rejectedWait.record(waitNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -120,7 +118,7 @@ final class PerBulkheadMeters {
     }
 
     private static void gauge(MeterRegistry registry, String meter, Bulkhead bulkhead, Tags tags, String description,
-            java.util.function.ToDoubleFunction<Bulkhead> value) {
+            ToDoubleFunction<Bulkhead> value) {
         Gauge.builder(meter, bulkhead, value)
             .description(description)
             .baseUnit(CALLS_UNIT)
@@ -129,8 +127,10 @@ final class PerBulkheadMeters {
             .register(registry);
     }
 
-    private static Counter calls(MeterRegistry registry, Tags name, String outcome, String reason) {
-        return Counter.builder(CALLS)
+    /** The bulkhead's registry holds it, so the weak reference a function counter keeps lasts as long as needed. */
+    private static void calls(MeterRegistry registry, Bulkhead bulkhead, Tags name, String outcome, String reason,
+            ToDoubleFunction<Bulkhead> total) {
+        FunctionCounter.builder(CALLS, bulkhead, total)
             .description("Calls or tasks admitted (outcome=permitted) or refused (outcome=rejected, with the reason)")
             .baseUnit(CALLS_UNIT)
             .tags(name)

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -30,6 +31,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /** The starter wires cluster bulkheads to Spring Boot's RedisConnectionFactory, a real redis-server behind it. */
@@ -94,6 +96,42 @@ class LoomBulkheadClusterAutoConfigurationTest {
                 assertThat(second.getBean(BulkheadRegistry.class).bulkhead("callee").getConfig().getMaxConcurrentCalls())
                     .isEqualTo(5);
             }));
+    }
+
+    @Test
+    void aLimitWriteEqualToThePermitsHeldStillSpeaksOfAllProcesses() {
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*").run((context) -> {
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            callee.acquirePermit();
+            callee.acquirePermit();
+            var changed = context.getBean(BulkheadsEndpoint.class).update(new String[] { "callee" }, 2, null);
+            assertThat(changed.limit()).isEqualTo(2);
+            assertThat(changed.change()).isEqualTo("maxConcurrentCalls set to 2 for all processes; the limit here "
+                    + "is the 2 permits this process holds of them now");
+            callee.onComplete(0);
+            callee.onComplete(0);
+        });
+    }
+
+    @Test
+    void anActuatorWriteOfNoWaitIsRefusedBecauseLeasedCallsMustWaitForLeases() {
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*").run((context) -> {
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+            Duration before = callee.getConfig().getMaxWaitDuration();
+            assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                .isThrownBy(() -> endpoint.update(new String[] { "callee" }, 5, Duration.ZERO))
+                .withMessage("Bulkhead 'callee': its limit is leased (a cluster bulkhead), and its calls wait for the "
+                        + "permits leased for them, so maxWaitDuration must be above 0 but was PT0S; nothing changed");
+            assertThat(callee.getConfig().getMaxWaitDuration()).isEqualTo(before);
+            assertThat(callee.getConfig().getMaxConcurrentCalls()).isEqualTo(3);
+            // Calls still get leases: a zero wait would have left none requested, and every call rejected.
+            callee.acquirePermit();
+            callee.onComplete(0);
+            // A wait above zero is a change like any other.
+            assertThat(endpoint.update(new String[] { "callee" }, null, Duration.ofSeconds(3)).change())
+                .isEqualTo("maxWaitDuration set to PT3S");
+        });
     }
 
     @Test

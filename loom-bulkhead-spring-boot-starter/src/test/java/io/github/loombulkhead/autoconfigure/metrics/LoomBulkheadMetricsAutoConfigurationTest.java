@@ -19,6 +19,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -56,7 +57,7 @@ class LoomBulkheadMetricsAutoConfigurationTest {
                     "Maximum number of calls or tasks that may hold a permit at once");
             assertThat(registry.get("loom.bulkhead.active").tag("name", "callee").gauge().value()).isZero();
             assertThat(registry.get("loom.bulkhead.waiting").tag("name", "callee").gauge().value()).isZero();
-            assertThat(registry.get("loom.bulkhead.calls").tag("name", "callee").counters()).hasSize(6)
+            assertThat(registry.get("loom.bulkhead.calls").tag("name", "callee").functionCounters()).hasSize(6)
                 .allSatisfy((counter) -> assertThat(counter.count()).isZero())
                 .allSatisfy((counter) -> assertThat(counter.getId().getBaseUnit()).isEqualTo("calls"));
             assertThat(registry.get("loom.bulkhead.wait").tag("name", "callee").timers()).hasSize(2);
@@ -99,6 +100,21 @@ class LoomBulkheadMetricsAutoConfigurationTest {
     }
 
     @Test
+    void callsMadeWhileTheContextStartsAreCounted() {
+        // Spring Boot binds meters once every singleton exists: these calls come before that.
+        this.contextRunner.withBean(StartupCalls.class).run((context) -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(context.getBean(StartupCalls.class).made).isTrue();
+            assertThat(count(registry, "permitted", "none")).isEqualTo(2.0);
+            assertThat(count(registry, "rejected", "queue-full")).isEqualTo(1.0);
+            Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            callee.acquirePermit();
+            callee.onComplete(0);
+            assertThat(count(registry, "permitted", "none")).isEqualTo(3.0);
+        });
+    }
+
+    @Test
     void limitGaugeFollowsRuntimeChanges() {
         this.contextRunner.run((context) -> {
             context.getBean(BulkheadRegistry.class).bulkhead("callee").changeLimit(9);
@@ -116,7 +132,7 @@ class LoomBulkheadMetricsAutoConfigurationTest {
             assertThat(registry.get("loom.bulkhead.limit").tag("name", "late").gauge().value()).isEqualTo(100.0);
             late.acquirePermit();
             late.onComplete(Duration.ofMillis(5).toNanos());
-            assertThat(registry.get("loom.bulkhead.calls").tags("name", "late", "outcome", "permitted").counter().count())
+            assertThat(registry.get("loom.bulkhead.calls").tags("name", "late", "outcome", "permitted").functionCounter().count())
                 .isEqualTo(1.0);
             assertThat(registry.get("loom.bulkhead.execution").tag("name", "late").timer().count()).isEqualTo(1);
         });
@@ -219,11 +235,34 @@ class LoomBulkheadMetricsAutoConfigurationTest {
             });
     }
 
+    /** Makes calls while the context starts: two permitted, one rejected. */
+    static class StartupCalls implements InitializingBean {
+
+        private final BulkheadRegistry bulkheads;
+
+        private boolean made;
+
+        StartupCalls(BulkheadRegistry bulkheads) {
+            this.bulkheads = bulkheads;
+        }
+
+        @Override
+        public void afterPropertiesSet() {
+            Bulkhead callee = this.bulkheads.bulkhead("callee");
+            callee.acquirePermit();
+            callee.acquirePermit();
+            assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(callee::acquirePermit);
+            callee.onComplete(0);
+            callee.onComplete(0);
+            this.made = true;
+        }
+    }
+
     private static double count(MeterRegistry registry, String outcome, String reason) {
         Meter.Id id = registry.get("loom.bulkhead.calls")
             .tags("name", "callee", "outcome", outcome, "reason", reason)
-            .counter()
+            .functionCounter()
             .getId();
-        return registry.get(id.getName()).tags(id.getTags()).counter().count();
+        return registry.get(id.getName()).tags(id.getTags()).functionCounter().count();
     }
 }

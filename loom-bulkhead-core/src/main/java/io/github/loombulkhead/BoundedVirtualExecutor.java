@@ -39,18 +39,19 @@ import io.github.loombulkhead.limit.DropClassifier;
  * rejection goes depends on who holds the result:
  * <ul>
  * <li>Futures this executor creates — {@link #submit}, {@link #invokeAll}, {@link #invokeAny},
- * {@link #supplyAsync}, {@link #runAsync}, and the tasks of an
- * {@link java.util.concurrent.ExecutorCompletionService} — wait at most {@code maxWaitDuration}
+ * {@link #supplyAsync}, {@link #runAsync} — wait at most {@code maxWaitDuration}
  * and then complete exceptionally with the rejection. Cancelling one while it waits frees its
  * queue slot at once.</li>
  * <li>A plain {@link #execute(Runnable)} of any other {@code Runnable} (for example what
- * {@code CompletableFuture.runAsync(task, executor)} passes) can only be refused while
+ * {@code CompletableFuture.runAsync(task, executor)} passes, or the wrapper an
+ * {@link java.util.concurrent.ExecutorCompletionService} submits) can only be refused while
  * {@code execute} runs: when the queue is full or the executor is shut down. Once accepted it is
  * never timed out, because nobody could be told; it waits for a permit however long that takes.
  * Use {@link #supplyAsync}/{@link #runAsync} for a {@code CompletableFuture} that honours the
  * max wait.</li>
  * </ul>
- * A task's permit is given back, and the task counted as completed, before its future completes.
+ * A task's permit is given back, and the task counted as completed, before the future this executor created for it
+ * completes.
  * The task runs under {@link CallChain}: a bulkhead-bounded call it makes to the same bulkhead uses
  * the task's permit instead of waiting for a second one.
  */
@@ -326,8 +327,9 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         /**
          * Takes the bulkhead by name from the registry. The registry's configuration for the name wins over
          * this builder's defaults; a setting made on this builder that contradicts it fails {@link #build()}.
-         * When the registry has no configuration of the name's own, the bulkhead is created from the registry's
-         * defaults with this builder's settings applied.
+         * When the registry has no configuration of the name's own, an existing bulkhead of the name is shared (a
+         * setting that contradicts its configuration fails {@link #build()} too); otherwise the bulkhead is created
+         * from the registry's defaults with this builder's settings applied.
          */
         public Builder registry(BulkheadRegistry registry) {
             this.registry = registry;

@@ -9,8 +9,8 @@ import io.github.loombulkhead.limit.DropClassifier;
 
 /**
  * The bulkhead settings a {@link BoundedVirtualExecutor.Builder} made explicitly ({@code null}: not set),
- * and how they meet a registry's configuration: the registry's configuration of a name wins, and an
- * explicit setting that contradicts it is an error.
+ * and how they meet a registry: the registry's configuration of a name, or its existing bulkhead of that name, wins,
+ * and an explicit setting that contradicts it is an error.
  */
 final class ExecutorSettings {
 
@@ -41,37 +41,49 @@ final class ExecutorSettings {
     }
 
     /**
-     * The registry's bulkhead of {@code name}: as the registry configures it (then no setting here may
-     * contradict it), or else the existing one, or else a new one of these settings over the registry's defaults.
-     * @throws IllegalArgumentException naming every setting that contradicts the registry's configuration
+     * The registry's bulkhead of {@code name}: as the registry configures it, or else the existing one (then no
+     * setting here may contradict either), or else a new one of these settings over the registry's defaults.
+     * @throws IllegalArgumentException naming every setting that contradicts the registry's configuration or the
+     * existing bulkhead
      */
     Bulkhead fromRegistry(String name, BulkheadRegistry registry) {
         BulkheadConfig registered = registry.configuredFor(name);
-        if (registered == null) {
-            Bulkhead existing = registry.find(name).orElse(null);
-            return (existing != null) ? existing
-                    : registry.bulkhead(name, applyTo(BulkheadConfig.from(registry.resolveConfig(name))).build());
+        if (registered != null) {
+            checkAgainst(name, registered, "the registry's configuration");
+            return registry.bulkhead(name, registered);
         }
+        Bulkhead existing = registry.find(name).orElse(null);
+        if (existing != null) {
+            checkAgainst(name, existing.getConfig(), "the registry's existing bulkhead");
+            return existing;
+        }
+        return registry.bulkhead(name, applyTo(BulkheadConfig.from(registry.resolveConfig(name))).build());
+    }
+
+    /** @throws IllegalArgumentException naming every setting here that differs from {@code winner} */
+    private void checkAgainst(String name, BulkheadConfig winner, String source) {
         List<String> conflicts = new ArrayList<>();
-        conflict(conflicts, "maxConcurrentCalls", this.maxConcurrentCalls, registered.getMaxConcurrentCalls());
-        conflict(conflicts, "queueCapacity", this.queueCapacity, registered.getQueueCapacity());
-        conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, registered.getMaxWaitDuration());
-        conflict(conflicts, "fair", this.fair, registered.isFair());
-        if (this.adaptive != null) {
-            conflicts.add("an adaptive limit, but the registry's configuration has "
-                    + (registered.isAdaptive() ? "its own adaptive limit" : "a static one"));
+        conflict(conflicts, "maxConcurrentCalls", this.maxConcurrentCalls, winner.getMaxConcurrentCalls(), source);
+        conflict(conflicts, "queueCapacity", this.queueCapacity, winner.getQueueCapacity(), source);
+        conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, winner.getMaxWaitDuration(), source);
+        conflict(conflicts, "fair", this.fair, winner.isFair(), source);
+        if (this.adaptive != null && this.adaptive != winner.getAdaptive()) {
+            conflicts.add("an adaptive limit, but " + source + " has "
+                    + (winner.isAdaptive() ? "its own adaptive limit" : "a static one"));
+        }
+        if (this.dropClassifier != null && this.dropClassifier != winner.getDropClassifier()) {
+            conflicts.add("a drop classifier, but " + source + " has its own");
         }
         if (!conflicts.isEmpty()) {
             throw new IllegalArgumentException("Bulkhead '" + name + "': the builder sets "
                     + String.join(", ", conflicts) + "; configure the bulkhead in one place, the registry or the "
                     + "builder");
         }
-        return registry.bulkhead(name, registered);
     }
 
-    private static void conflict(List<String> conflicts, String setting, Object set, Object registered) {
-        if (set != null && !set.equals(registered)) {
-            conflicts.add(setting + "=" + set + " but the registry's configuration has " + registered);
+    private static void conflict(List<String> conflicts, String setting, Object set, Object winner, String source) {
+        if (set != null && !set.equals(winner)) {
+            conflicts.add(setting + "=" + set + " but " + source + " has " + winner);
         }
     }
 

@@ -95,9 +95,14 @@ public final class ExternalLimit {
         return Math.max(permits, current.active());
     }
 
-    /** Rejects every waiting call or task with {@code reason}, in queue order; returns how many. */
+    /**
+     * Rejects every waiting call or task with {@code reason}, in queue order; returns how many. Tasks that an
+     * executor cannot tell of a rejection ({@code execute} of a task whose future it did not create, such as
+     * {@code CompletableFuture.runAsync(task, executor)}) are left waiting: they run once permits are leased again,
+     * or {@code shutdownNow} hands them back.
+     */
     public int rejectWaiting(RejectionReason reason, String detail) {
-        List<Waiter> withdrawn = this.bulkhead.permits().withdrawAll((waiter) -> true);
+        List<Waiter> withdrawn = this.bulkhead.permits().withdrawAll(Waiter::canBeRejected);
         for (Waiter waiter : withdrawn) {
             long waited = System.nanoTime() - waiter.enqueuedAt;
             BulkheadRejectedException rejection = this.bulkhead.countRejection(reason, waited, detail);

@@ -62,6 +62,12 @@ class QueuedTask extends Waiter {
         }
     }
 
+    /** Only a task whose future the executor created: a foreign one waits until it runs or is handed back. */
+    @Override
+    boolean canBeRejected() {
+        return expires() && submitted() instanceof OwnTask;
+    }
+
     @Override
     protected void onReject(BulkheadRejectedException rejection) {
         try {
@@ -69,7 +75,7 @@ class QueuedTask extends Waiter {
                 own.reject(rejection);
             }
             else {
-                // Foreign tasks never expire; nothing else rejects a queued task.
+                // Foreign tasks never expire, and an external limit leaves them queued: not reached.
                 logger.log(Level.WARNING, rejection.getMessage() + "; task " + submitted() + " did not run");
             }
         }

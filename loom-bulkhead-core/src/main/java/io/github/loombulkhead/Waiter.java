@@ -62,6 +62,14 @@ public abstract class Waiter {
         return this.expires;
     }
 
+    /**
+     * Whether a rejection reaches whoever waits (a caller, a future): an external limit withdraws only such waiters.
+     * A task whose future the executor did not create cannot be told, so it keeps waiting.
+     */
+    boolean canBeRejected() {
+        return true;
+    }
+
     final boolean isOfferedTo(Bulkhead bulkhead) {
         return this.owner == bulkhead;
     }

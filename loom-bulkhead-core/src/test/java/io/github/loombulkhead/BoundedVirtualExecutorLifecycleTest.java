@@ -344,6 +344,20 @@ class BoundedVirtualExecutorLifecycleTest {
         AtomicInteger ran = new AtomicInteger();
         BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("flaky").maxConcurrentCalls(1).threadFactory(flaky).build();
         Bulkhead bulkhead = executor.getBulkhead();
+        AtomicInteger permittedEvents = new AtomicInteger();
+        AtomicInteger completedEvents = new AtomicInteger();
+        bulkhead.addListener(new BulkheadListener() {
+
+            @Override
+            public void onPermitted(Bulkhead permitted, long waitNanos) {
+                permittedEvents.incrementAndGet();
+            }
+
+            @Override
+            public void onCompleted(Bulkhead completed, long executionNanos) {
+                completedEvents.incrementAndGet();
+            }
+        });
 
         failNext.set(true);
         assertThatIllegalStateException().isThrownBy(() -> executor.submit(ran::incrementAndGet))
@@ -369,6 +383,9 @@ class BoundedVirtualExecutorLifecycleTest {
         assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).as("terminates after failed starts").isTrue();
         assertThat(bulkhead.getActiveCount()).isZero();
         assertThat(bulkhead.getWaitingCount()).isZero();
+        // Every permit taken is given back as a completion, also the one whose thread never started.
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(bulkhead.getPermittedCount());
+        assertThat(completedEvents).hasValue(permittedEvents.get());
     }
 
     @ParameterizedTest

@@ -2,6 +2,7 @@ package io.github.loombulkhead;
 
 import java.time.Duration;
 
+import io.github.loombulkhead.limit.DropClassifier;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +47,41 @@ class ExecutorBuilderRegistryTest {
             .withMessageContaining("maxConcurrentCalls=100 but the registry's configuration has 7")
             .withMessageContaining("maxWaitDuration=PT5S but the registry's configuration has PT1M");
         assertThat(this.registry.find("callee")).isEmpty();
+    }
+
+    @Test
+    void builderSettingsThatContradictAnExistingBulkheadFailNamingBoth() {
+        try (BoundedVirtualExecutor first = BoundedVirtualExecutor.builder("shared")
+            .registry(this.registry)
+            .maxConcurrentCalls(5)
+            .build()) {
+            assertThatIllegalArgumentException()
+                .isThrownBy(() -> BoundedVirtualExecutor.builder("shared")
+                    .registry(this.registry)
+                    .maxConcurrentCalls(50)
+                    .queueCapacity(0)
+                    .build())
+                .withMessage("Bulkhead 'shared': the builder sets maxConcurrentCalls=50 but the registry's existing "
+                        + "bulkhead has 5, queueCapacity=0 but the registry's existing bulkhead has 10000; configure "
+                        + "the bulkhead in one place, the registry or the builder");
+            try (BoundedVirtualExecutor second = BoundedVirtualExecutor.builder("shared")
+                .registry(this.registry)
+                .maxConcurrentCalls(5)
+                .build()) {
+                assertThat(second.getBulkhead()).isSameAs(first.getBulkhead());
+            }
+        }
+    }
+
+    @Test
+    void aDropClassifierTheRegistryWouldIgnoreFails() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> BoundedVirtualExecutor.builder("callee")
+                .registry(this.registry)
+                .dropClassifier(DropClassifier.of(java.util.List.of(IllegalStateException.class)))
+                .build())
+            .withMessage("Bulkhead 'callee': the builder sets a drop classifier, but the registry's configuration "
+                    + "has its own; configure the bulkhead in one place, the registry or the builder");
     }
 
     @Test

@@ -92,6 +92,30 @@ class ExternalLimitTest {
     }
 
     @Test
+    void rejectingWaitersLeavesTasksQueuedWhoseFutureTheExecutorDidNotCreate() throws Exception {
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("leased-executor")
+            .maxConcurrentCalls(10)
+            .maxWaitDuration(Duration.ofSeconds(30))
+            .build()) {
+            ExternalLimit external = ExternalLimit.attach(executor.getBulkhead(), this.owner);
+            AtomicInteger ran = new AtomicInteger();
+            Runnable task = ran::incrementAndGet;
+            CompletableFuture<Void> foreign = CompletableFuture.runAsync(task, executor);
+            CompletableFuture<Void> own = executor.runAsync(task);
+            assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(2);
+            // Only the task whose future the executor created can be told; the other one keeps waiting.
+            assertThat(external.rejectWaiting(RejectionReason.CLUSTER_UNAVAILABLE, "down")).isEqualTo(1);
+            assertThat(own).isCompletedExceptionally();
+            assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(1);
+            assertThat(foreign).isNotDone();
+            external.grow(1);
+            foreign.get(5, TimeUnit.SECONDS);
+            assertThat(ran).hasValue(1);
+            assertThat(executor.getBulkhead().getRejectedCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void rejectingWaitersReachesParkedCallersWithTheReason() throws Exception {
         ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
         CompletableFuture<Void> parked = CompletableFuture.runAsync(this.bulkhead::acquirePermit,

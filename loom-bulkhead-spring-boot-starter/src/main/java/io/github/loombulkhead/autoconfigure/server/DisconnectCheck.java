@@ -54,7 +54,15 @@ final class DisconnectCheck implements AutoCloseable {
                 LockSupport.park(this);
                 continue;
             }
-            LockSupport.parkNanos(this, this.intervalNanos);
+            // Until the interval is over: every new waiting request unparks this thread, and a queue that grows must
+            // not turn the checks of all waiting requests into one round per arrival.
+            long deadline = System.nanoTime() + this.intervalNanos;
+            for (long left = this.intervalNanos; left > 0 && !this.closed; left = deadline - System.nanoTime()) {
+                LockSupport.parkNanos(this, left);
+            }
+            if (this.closed) {
+                return;
+            }
             for (RequestPermit permit : this.waiting) {
                 if (!check(permit)) {
                     this.waiting.remove(permit);

@@ -2,6 +2,7 @@ package io.github.loombulkhead.autoconfigure.server;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 
 import io.github.loombulkhead.BulkheadRejectedException;
@@ -40,15 +41,28 @@ public class ProblemDetailRejectionHandler implements ServerBulkheadRejectionHan
         return Long.toString(duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0));
     }
 
+    /**
+     * The request's path as a URI; characters a container may let through (e.g. Tomcat's
+     * {@code relaxed-path-chars}) but a URI may not hold are percent-encoded. {@code null} if it is no path at all.
+     */
+    static URI instance(String path) {
+        try {
+            return new URI(null, null, path, null);
+        }
+        catch (URISyntaxException ex) {
+            return null;
+        }
+    }
+
     @Override
     public void reject(HttpServletRequest request, HttpServletResponse response, BulkheadRejectedException rejection)
             throws IOException {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, rejection.getMessage());
-        problem.setInstance(URI.create(request.getRequestURI()));
-        problem.setProperty("bulkhead", rejection.getBulkheadName());
-        problem.setProperty("reason", rejection.getReason().tag());
         response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
         response.setHeader(HttpHeaders.RETRY_AFTER, this.retryAfter);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, rejection.getMessage());
+        problem.setInstance(instance(request.getRequestURI()));
+        problem.setProperty("bulkhead", rejection.getBulkheadName());
+        problem.setProperty("reason", rejection.getReason().tag());
         ServletServerHttpResponse output = new ServletServerHttpResponse(response);
         this.converter.write(problem, MediaType.APPLICATION_PROBLEM_JSON, output);
         output.flush();

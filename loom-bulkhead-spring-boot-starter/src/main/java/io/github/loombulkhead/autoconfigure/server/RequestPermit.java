@@ -136,8 +136,12 @@ final class RequestPermit extends Waiter implements AsyncListener {
             this.bulkhead.onComplete(nanos, nanos, this.inflightAtStart, outcomeOf(response, failure));
         }
         else if (previous == GRANTED) {
-            // Dispatched, but the request ended before it ran.
-            this.bulkhead.releasePermit();
+            // Granted, but the request ended before it ran: it completed without telling the limit anything.
+            this.bulkhead.onComplete(0, 0, -1, Outcome.IGNORED);
+        }
+        else if (previous == WAITING && this.ending != null) {
+            // The queue had just chosen it for a permit, which onPermit now passes on: it left without running.
+            this.ending.withdrawn(Reason.REQUEST_ENDED);
         }
     }
 
@@ -174,9 +178,9 @@ final class RequestPermit extends Waiter implements AsyncListener {
             return true;
         }
         catch (IllegalStateException ex) {
-            // The request ended (error, client gone) between the check and the dispatch.
-            this.state.set(DONE);
-            return false;
+            // The request ended (error, client gone) between the check and the dispatch. If its end already gave
+            // the permit back (release saw GRANTED), the permit was used: it must not be passed on a second time.
+            return !this.state.compareAndSet(GRANTED, DONE);
         }
     }
 

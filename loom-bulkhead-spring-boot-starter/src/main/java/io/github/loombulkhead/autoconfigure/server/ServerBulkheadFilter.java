@@ -139,8 +139,17 @@ public class ServerBulkheadFilter implements Filter {
         try {
             this.rejectionHandler.reject(request, response, rejection);
         }
-        catch (IOException | RuntimeException ex) {
+        catch (IOException ex) {
+            // The client is gone, most likely.
             logger.debug("Could not write the rejection of " + request.getRequestURI(), ex);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("The rejection handler failed on the rejection of " + request.getRequestURI(), ex);
+            if (!response.isCommitted()) {
+                // Still refused, without the handler's body, instead of an empty 200.
+                response.reset();
+                response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            }
         }
         finally {
             async.complete();

@@ -72,8 +72,31 @@ class RequestPermitTest {
         async.complete();
         assertThat(permit.start()).isFalse();
         assertThat(this.bulkhead.getActiveCount()).isZero();
-        assertThat(this.bulkhead.getCompletedCount()).isZero();
+        // Permitted (it was dispatched) and completed without running.
+        assertThat(this.bulkhead.getPermittedCount()).isEqualTo(2);
+        assertThat(this.bulkhead.getCompletedCount()).isEqualTo(1);
         assertThat(this.withdrawn).hasValue(0);
+    }
+
+    @Test
+    void requestThatEndsWhileItsDispatchIsOnItsWayGivesThePermitBackOnce() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        RecordingAsyncContext ending = new RecordingAsyncContext();
+        ending.endsDuringDispatch = true;
+        RecordingAsyncContext next = new RecordingAsyncContext();
+        RequestPermit ended = waiting(ending);
+        RequestPermit following = waiting(next);
+        this.bulkhead.onComplete(0);
+        // The ended request's end gave the permit back, which then went to the next request: once, not twice.
+        assertThat(ended.start()).isFalse();
+        assertThat(next.dispatches).isEqualTo(1);
+        assertThat(this.bulkhead.getActiveCount()).isEqualTo(1);
+        assertThat(this.bulkhead.getWaitingCount()).isZero();
+        assertThat(following.start()).isTrue();
+        assertThat(this.bulkhead.tryAcquirePermit()).as("the limit of 1 is taken").isFalse();
+        next.complete();
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+        assertThat(this.bulkhead.getCompletedCount()).isEqualTo(this.bulkhead.getPermittedCount());
     }
 
     @Test
@@ -119,6 +142,34 @@ class RequestPermitTest {
         assertThat(async.dispatches).isEqualTo(1);
         assertThat(permit.checkConnection()).isFalse();
         assertThat(this.withdrawn).hasValue(0);
+    }
+
+    @Test
+    void requestsThatStartToWaitDoNotHurryTheNextCheck() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        List<CheckedStream> streams = new ArrayList<>();
+        try (DisconnectCheck check = new DisconnectCheck(Duration.ofSeconds(30))) {
+            for (int i = 0; i < 10; i++) {
+                CheckedStream stream = new CheckedStream(0);
+                streams.add(stream);
+                check.watch(waiting(new RecordingAsyncContext(), new ClientConnection(stream),
+                        Reason.CLIENT_DISCONNECTED));
+            }
+            assertThat(check.size()).isEqualTo(10);
+            // Each arrival unparks the check's thread; with a 30 s interval no connection may be read yet.
+            Thread.sleep(300);
+            assertThat(streams).allSatisfy((stream) -> assertThat(stream.reads).hasValue(0));
+        }
+    }
+
+    @Test
+    void checksRunEveryInterval() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        CheckedStream stream = new CheckedStream(0);
+        try (DisconnectCheck check = new DisconnectCheck(Duration.ofMillis(20))) {
+            check.watch(waiting(new RecordingAsyncContext(), new ClientConnection(stream), Reason.CLIENT_DISCONNECTED));
+            await().atMost(Duration.ofSeconds(10)).until(() -> stream.reads.get() >= 3);
+        }
     }
 
     @Test
@@ -220,6 +271,8 @@ class RequestPermitTest {
 
         volatile int dispatches;
 
+        boolean endsDuringDispatch;
+
         void error() throws Exception {
             for (AsyncListener listener : List.copyOf(this.listeners)) {
                 listener.onError(new AsyncEvent(this, new java.io.IOException("connection reset")));
@@ -250,6 +303,11 @@ class RequestPermitTest {
 
         @Override
         public void dispatch() {
+            if (this.endsDuringDispatch) {
+                // The container ends the request as the dispatch is asked for, and refuses the dispatch.
+                complete();
+                throw new IllegalStateException("the request has ended");
+            }
             this.dispatches++;
         }
 

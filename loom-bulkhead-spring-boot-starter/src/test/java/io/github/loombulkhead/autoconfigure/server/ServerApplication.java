@@ -17,6 +17,7 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -103,6 +104,15 @@ final class ServerApplication implements AutoCloseable {
         @Bean
         WebServerFactoryCustomizer<TomcatServletWebServerFactory> countingTomcatExecutor() {
             return new CountingExecutorCustomizer();
+        }
+
+        /** A rejection handler with a bug, in place of the default one. */
+        @Bean
+        @ConditionalOnProperty("test.failing-rejection-handler")
+        ServerBulkheadRejectionHandler failingRejectionHandler() {
+            return (request, response, rejection) -> {
+                throw new IllegalStateException("a bug in the rejection handler");
+            };
         }
     }
 

@@ -27,6 +27,36 @@ class ServerBulkheadFilterTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
+    void aRejectedPathThatIsNoUriIsStillAnswered503() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "loom.bulkhead.instances.server.queue-capacity=0", "server.tomcat.relaxed-path-chars=|")) {
+            Bulkhead server = app.bulkhead("server");
+            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            try (RawHttpClient client = new RawHttpClient(app.port())) {
+                assertThat(client.get("/hold|x").readResponse()).startsWith("503 ")
+                    .contains("\"instance\":\"/hold%7Cx\"", "\"reason\":\"queue-full\"");
+            }
+            ServerApplication.gate.open();
+            assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
+            assertThat(server.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRejectionHandlerThatFailsStillLeavesA503() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "loom.bulkhead.instances.server.queue-capacity=0", "test.failing-rejection-handler=true")) {
+            Bulkhead server = app.bulkhead("server");
+            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            assertThat(join(send(app, "/hold", 1))).extracting(HttpResponse::statusCode).containsOnly(503);
+            ServerApplication.gate.open();
+            assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
+        }
+    }
+
+    @Test
     void grantsQueuesAndRejectsExactly() throws Exception {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=2",
                 "loom.bulkhead.instances.server.queue-capacity=3")) {

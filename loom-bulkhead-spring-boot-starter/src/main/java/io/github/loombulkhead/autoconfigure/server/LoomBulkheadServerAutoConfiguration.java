@@ -49,8 +49,12 @@ import org.springframework.web.util.pattern.PathPattern;
 @ConditionalOnBean({ BulkheadRegistry.class, LoomBulkheadProperties.class })
 public final class LoomBulkheadServerAutoConfiguration {
 
-    /** Runs after the observation filter (so rejections are observed) and before everything else. */
-    public static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
+    /**
+     * Runs after the filters of Spring, Spring Security and the application (which all pass once, before a request
+     * waits), just before the servlet. A request that waited is dispatched again as {@code ASYNC}, and a filter
+     * after this one would see it only if it is mapped for {@code ASYNC} dispatches and does not skip them.
+     */
+    public static final int FILTER_ORDER = Ordered.LOWEST_PRECEDENCE - 10;
 
     private static final String JACKSON = "tools.jackson.databind.json.JsonMapper";
 

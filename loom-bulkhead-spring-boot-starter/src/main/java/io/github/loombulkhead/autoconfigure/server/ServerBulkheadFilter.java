@@ -114,7 +114,9 @@ public class ServerBulkheadFilter implements Filter {
     /** Leaves the request in async mode, without a thread, until the bulkhead grants or refuses a permit. */
     private void waitForPermit(Bulkhead bulkhead, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
-        AsyncContext async = request.startAsync();
+        // With this request and response: the dispatch after the wait keeps what the filters before this one
+        // wrapped them in (a form body parsed into parameters, a security context).
+        AsyncContext async = request.startAsync(request, response);
         // The bulkhead's max wait times the request out; the container must not.
         async.setTimeout(0);
         RequestPermit permit = RequestPermit.waiting(bulkhead, async,

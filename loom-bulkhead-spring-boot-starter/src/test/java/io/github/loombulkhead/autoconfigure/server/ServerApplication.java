@@ -13,7 +13,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -31,9 +35,12 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
@@ -104,6 +111,36 @@ final class ServerApplication implements AutoCloseable {
         @Bean
         WebServerFactoryCustomizer<TomcatServletWebServerFactory> countingTomcatExecutor() {
             return new CountingExecutorCustomizer();
+        }
+
+        /** A plain filter, as an application registers one: for {@code REQUEST} dispatches only. */
+        @Bean
+        @ConditionalOnProperty("test.filters")
+        FilterRegistrationBean<Filter> plainFilter() {
+            FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
+                ((HttpServletResponse) response).setHeader("X-Plain-Filter", "ran");
+                chain.doFilter(request, response);
+            });
+            registration.setOrder(0);
+            return registration;
+        }
+
+        /** A once-per-request filter, which skips {@code ASYNC} dispatches as most of them do. */
+        @Bean
+        @ConditionalOnProperty("test.filters")
+        FilterRegistrationBean<OncePerRequestFilter> oncePerRequestFilter() {
+            FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+                    new OncePerRequestFilter() {
+
+                        @Override
+                        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
+                                FilterChain chain) throws ServletException, IOException {
+                            response.setHeader("X-Once-Filter", "ran");
+                            chain.doFilter(request, response);
+                        }
+                    });
+            registration.setOrder(0);
+            return registration;
         }
 
         /** A rejection handler with a bug, in place of the default one. */
@@ -196,6 +233,12 @@ final class ServerApplication implements AutoCloseable {
         @GetMapping("/fast")
         String fast() {
             return "fast";
+        }
+
+        /** A form in a PUT body: only Spring's form content filter makes it a request parameter. */
+        @PutMapping("/form")
+        String form(@RequestParam String name) {
+            return "name=" + name;
         }
 
         @GetMapping("/callable")

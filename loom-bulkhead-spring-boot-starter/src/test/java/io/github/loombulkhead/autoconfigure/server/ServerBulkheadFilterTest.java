@@ -27,6 +27,36 @@ class ServerBulkheadFilterTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
+    void aRequestThatWaitedPassesEveryFilterOfTheApplicationAsOneThatDidNot() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "test.filters=true")) {
+            Bulkhead server = app.bulkhead("server");
+            HttpResponse<String> immediate = join(send(app, "/fast", 1)).get(0);
+            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            CompletableFuture<HttpResponse<String>> waitedGet = send(app, "/fast", 1).get(0);
+            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+            CompletableFuture<HttpResponse<String>> waitedForm = app.client()
+                .sendAsync(HttpRequest.newBuilder(URI.create(app.url("/form")))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .PUT(HttpRequest.BodyPublishers.ofString("name=joe"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            await().atMost(WAIT).until(() -> server.getWaitingCount() == 2);
+            ServerApplication.gate.open();
+            assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
+            for (HttpResponse<String> response : List.of(immediate, waitedGet.get(30, TimeUnit.SECONDS))) {
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.headers().firstValue("X-Plain-Filter")).hasValue("ran");
+                assertThat(response.headers().firstValue("X-Once-Filter")).hasValue("ran");
+            }
+            HttpResponse<String> form = waitedForm.get(30, TimeUnit.SECONDS);
+            assertThat(form.statusCode()).isEqualTo(200);
+            assertThat(form.body()).isEqualTo("name=joe");
+            assertThat(server.getPermittedCount()).isEqualTo(4);
+        }
+    }
+
+    @Test
     void aRejectedPathThatIsNoUriIsStillAnswered503() throws Exception {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
                 "loom.bulkhead.instances.server.queue-capacity=0", "server.tomcat.relaxed-path-chars=|")) {

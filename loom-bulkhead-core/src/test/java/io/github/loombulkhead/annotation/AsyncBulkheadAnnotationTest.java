@@ -74,7 +74,9 @@ class AsyncBulkheadAnnotationTest {
         assertThat(futures).hasSize(1000).noneMatch(CompletableFuture::isDone);
         assertThat(bulkhead.getActiveCount()).isEqualTo(LIMIT);
         assertThat(bulkhead.getWaitingCount()).isEqualTo(1000 - LIMIT);
-        assertThat(this.reports.started()).isEqualTo(LIMIT);
+        // The calls holding the permits start on their own threads, which may not have run yet.
+        await().atMost(Duration.ofSeconds(20)).until(() -> this.reports.started() == LIMIT);
+        assertThat(bulkhead.getWaitingCount()).isEqualTo(1000 - LIMIT);
 
         this.reports.gate().countDown();
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);

@@ -68,6 +68,15 @@ public enum Mode {
         return this != VIRTUAL_UNBOUNDED;
     }
 
+    /**
+     * Whether the mode finds its limit while it runs, never above the adaptive max limit
+     * ({@code loom-bulkhead-adaptive} and the Netflix ones).
+     */
+    public boolean isAdaptive() {
+        return this == LOOM_BULKHEAD_ADAPTIVE || this == NETFLIX_GRADIENT2 || this == NETFLIX_VEGAS
+                || this == NETFLIX_AIMD;
+    }
+
     /** All mode ids, those that run by default first, in their order. */
     public static List<String> ids() {
         return Arrays.stream(values()).map(Mode::id).toList();

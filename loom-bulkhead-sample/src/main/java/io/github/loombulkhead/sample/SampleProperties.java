@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -72,10 +73,7 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
         if (modes != null) {
             checkModes(modes);
         }
-        if (requests != null && requests < replicas) {
-            throw new SampleArgumentException("loom.sample.requests (" + requests + ") must be at least "
-                    + "loom.sample.replicas (" + replicas + "), so that every replica has a request");
-        }
+        checkReplicasHaveRequests(replicas, requests, scale);
     }
 
     /** Whether this process runs the comparison and exits. */
@@ -96,6 +94,17 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
     /** Whether this process runs the server comparison and exits. */
     public boolean isServerCompare() {
         return RUN_SERVER_COMPARE.equals(this.run);
+    }
+
+    private static void checkReplicasHaveRequests(int replicas, @Nullable Integer requests, Scale scale) {
+        int resolved = (requests != null) ? requests : scale.requests();
+        if (resolved < replicas) {
+            String value = (requests != null) ? String.valueOf(requests)
+                    : resolved + ", the preset of loom.sample.scale=" + scale.name().toLowerCase(Locale.ROOT);
+            throw new SampleArgumentException("loom.sample.requests (" + value + ") must be at least "
+                    + "loom.sample.replicas (" + replicas + "), so that every replica has a request; set "
+                    + "loom.sample.requests to at least " + replicas + " or run fewer replicas");
+        }
     }
 
     private static void checkModes(List<String> modes) {
@@ -207,14 +216,17 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
      * @param startupTimeout How long the comparison waits for every replica to be ready for a mode.
      * @param redisServer The redis-server binary started for loom-bulkhead-cluster when spring.data.redis.* is not
      * set (Debian package redis-server).
+     * @param modeDeadline Upper bound for each mode of this replica: the comparison's, which counts all the
+     * requests and the callee's capacity changes that only the comparison knows; set by the comparison.
      */
     public record Replica(@Nullable Integer index, @Nullable Path gate,
             @DefaultValue("-Xmx512m") List<String> jvmArguments, @DefaultValue("120s") Duration startupTimeout,
-            @DefaultValue("redis-server") String redisServer) {
+            @DefaultValue("redis-server") String redisServer, @Nullable Duration modeDeadline) {
 
         public Replica {
             atLeast("loom.sample.replica.index", index, 0);
             positive("loom.sample.replica.startup-timeout", startupTimeout);
+            positive("loom.sample.replica.mode-deadline", modeDeadline);
             if (redisServer.isBlank()) {
                 throw new SampleArgumentException("loom.sample.replica.redis-server must name the redis-server binary, "
                         + "such as redis-server or /usr/bin/redis-server");

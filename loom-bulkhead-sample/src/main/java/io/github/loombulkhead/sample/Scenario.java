@@ -18,10 +18,20 @@ import org.jspecify.annotations.Nullable;
  * @param modes modes in the order they run
  * @param adaptiveMaxLimit most concurrent calls an adaptive mode may ever allow
  * @param capacityChanges changes of the callee's worker threads during each mode, in increasing time
+ * @param givenModeDeadline the upper bound for one mode that the comparison gave this replica, or {@code null} to
+ * compute it
  */
 public record Scenario(Scale scale, int requests, int limit, int calleeCapacity, Duration calleeLatency,
         Duration readTimeout, Duration connectTimeout, List<Mode> modes, int adaptiveMaxLimit,
-        List<CapacityChange> capacityChanges) {
+        List<CapacityChange> capacityChanges, @Nullable Duration givenModeDeadline) {
+
+    /** A scenario whose upper bound for one mode is computed from its numbers. */
+    public Scenario(Scale scale, int requests, int limit, int calleeCapacity, Duration calleeLatency,
+            Duration readTimeout, Duration connectTimeout, List<Mode> modes, int adaptiveMaxLimit,
+            List<CapacityChange> capacityChanges) {
+        this(scale, requests, limit, calleeCapacity, calleeLatency, readTimeout, connectTimeout, modes,
+                adaptiveMaxLimit, capacityChanges, null);
+    }
 
     /** Resolves the scenario from the bound properties. */
     public static Scenario from(SampleProperties properties) {
@@ -33,7 +43,8 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
         return new Scenario(scale, orElse(properties.requests(), scale.requests()),
                 orElse(properties.limit(), scale.limit()), orElse(callee.capacity(), scale.calleeCapacity()),
                 orElse(callee.latency(), scale.calleeLatency()), orElse(properties.readTimeout(), scale.readTimeout()),
-                properties.connectTimeout(), modes, properties.adaptive().maxLimit(), callee.capacityChangeList());
+                properties.connectTimeout(), modes, properties.adaptive().maxLimit(), callee.capacityChangeList(),
+                properties.replica().modeDeadline());
     }
 
     /** The callee's capacity over a mode. */
@@ -42,23 +53,39 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
     }
 
     /**
-     * The Little's-law bound of the scenario: requests / capacity × latency, piecewise when the capacity changes.
-     * No mode can end every request with success sooner.
+     * The Little's-law bound of the scenario: requests / capacity × latency, piecewise when the capacity changes
+     * ({@link CapacitySchedule#littlesLawBound}). No mode can end every request with success sooner.
      */
     public Duration littlesLawBound() {
         return capacitySchedule().littlesLawBound(this.requests, this.calleeLatency);
     }
 
     /**
-     * Upper bound for one mode: enough for every request to wait its turn, connect and time out, twice over.
-     * Bounded modes wait at most this long for a permit, and a mode still running after it is cut short.
+     * Upper bound for one mode: enough for every request to wait its turn, connect and time out, twice over, in
+     * the slowest of the modes; a replica takes the one the comparison gave it. Bounded modes wait at most this
+     * long for a permit, and a mode still running after it is cut short.
      */
     public Duration modeDeadline() {
-        int concurrency = Math.min(this.limit, capacitySchedule().minimum());
+        if (this.givenModeDeadline != null) {
+            return this.givenModeDeadline;
+        }
+        int concurrency = this.modes.stream().mapToInt(this::concurrency).min().orElse(capacitySchedule().minimum());
         long waves = (this.requests + (long) concurrency - 1) / concurrency;
         Duration perWave = this.calleeLatency.plus(this.readTimeout).plus(this.connectTimeout);
         Duration bound = perWave.multipliedBy(2 * waves).plusSeconds(10);
         return (bound.compareTo(Duration.ofMinutes(1)) < 0) ? Duration.ofMinutes(1) : bound;
+    }
+
+    /**
+     * How many calls of {@code mode} the callee serves at once at its fewest workers: the mode's limit (the
+     * adaptive max limit for an adaptive mode, none for {@code virtual-unbounded}), at most those workers.
+     */
+    private int concurrency(Mode mode) {
+        int workers = capacitySchedule().minimum();
+        if (!mode.isBounded()) {
+            return workers;
+        }
+        return Math.min(mode.isAdaptive() ? this.adaptiveMaxLimit : this.limit, workers);
     }
 
     private static <T> T orElse(@Nullable T value, T fallback) {

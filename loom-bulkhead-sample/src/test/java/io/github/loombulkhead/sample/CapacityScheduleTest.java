@@ -70,13 +70,13 @@ class CapacityScheduleTest {
 
     @Test
     void boundIsPiecewiseWhenTheCapacityChanges() {
-        // 200 workers at 300 ms serve 2/3 of a request per ms: 1,333.3 by 2 s, 2,000 more (60 workers) by 12 s,
-        // then the last 666.7 take 100 workers 2 s: 14 s.
+        // 200 workers at 300 ms serve 2/3 of a request per ms. The drop at 2 s is complete at 2.3 s: 1,533.3 by
+        // then, 1,940 more (60 workers) by 12 s, then the last 526.7 take 100 workers 1,580 ms: 13.58 s.
         CapacitySchedule schedule = new CapacitySchedule(200,
                 List.of(new CapacityChange(60, 2_000), new CapacityChange(100, 12_000)));
-        assertThat(schedule.littlesLawBound(4_000, Duration.ofMillis(300))).isEqualTo(Duration.ofSeconds(14));
-        // Done within the second segment: 1,333.3 by 2 s, the other 666.7 at 0.2 per ms take 3,333.3 ms.
-        assertThat(schedule.littlesLawBound(2_000, Duration.ofMillis(300)).toMillis()).isEqualTo(5_333);
+        assertThat(schedule.littlesLawBound(4_000, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(13_580));
+        // Done within the second segment: 1,533.3 by 2.3 s, the other 466.7 at 0.2 per ms take 2,333.3 ms.
+        assertThat(schedule.littlesLawBound(2_000, Duration.ofMillis(300)).toMillis()).isEqualTo(4_633);
         // Done before the first change: the changes do not matter.
         assertThat(schedule.littlesLawBound(1_000, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(1_500));
         // The last request is answered exactly when the capacity changes: the change does not matter.
@@ -86,9 +86,32 @@ class CapacityScheduleTest {
     }
 
     @Test
+    void dropIsCompleteOneLatencyAfterTheChange() {
+        // Busy workers finish their request, so 200 serve until 1.3 s: 866.7, then 133.3 at 100 workers take
+        // 400 ms. A callee that serves its queue in order ends at 1.8 s (waves at 0, 0.3, 0.6 and 0.9 s, then 100
+        // at 1.2 and 1.5 s); counting the drop from 1 s would give 2 s.
+        CapacitySchedule halving = new CapacitySchedule(200, List.of(new CapacityChange(100, 1_000)));
+        assertThat(halving.littlesLawBound(1_000, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(1_700));
+        // 200 then 10 from 1 ms: the first 200 are served by 300 ms whatever the drop (200.7 by 301 ms), the other
+        // 199.3 at 10 per 300 ms take 5,980 ms. The callee ends at 6.3 s; counting the drop from 1 ms, 11.98 s.
+        CapacitySchedule collapse = new CapacitySchedule(200, List.of(new CapacityChange(10, 1)));
+        assertThat(collapse.littlesLawBound(400, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(6_281));
+    }
+
+    @Test
+    void capacityThatHalvesAndComesBack() {
+        // 100@2s,200@6s with 4,000 requests and 300 ms (docs/sample-report.md): 200 workers until 2.3 s serve
+        // 1,533.3, 100 until 6 s 1,233.3, and the last 1,233.3 take 200 workers 1,850 ms.
+        CapacitySchedule schedule = new CapacitySchedule(200,
+                List.of(new CapacityChange(100, 2_000), new CapacityChange(200, 6_000)));
+        assertThat(schedule.littlesLawBound(4_000, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(7_850));
+    }
+
+    @Test
     void capacityThatGrowsShortensTheBound() {
         CapacitySchedule schedule = new CapacitySchedule(50, List.of(new CapacityChange(200, 1_000)));
-        // 50 workers at 100 ms: 500 requests in the first second, the other 500 at 2 per ms: 250 ms.
+        // A rise is usable at once. 50 workers at 100 ms: 500 requests in the first second, the other 500 at 2 per
+        // ms: 250 ms.
         assertThat(schedule.littlesLawBound(1_000, Duration.ofMillis(100))).isEqualTo(Duration.ofMillis(1_250));
     }
 

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -70,6 +71,23 @@ class SamplePropertiesTest {
     }
 
     @Test
+    void modeDeadlineCountsEachModeAtTheLimitItKeepsTo() {
+        Map<String, String> reference = Map.of("loom.sample.scale", "reference", "loom.sample.adaptive.max-limit",
+                "10");
+        // The adaptive modes keep to their max limit, not to loom.sample.limit: 100 waves of 10, 8.5 s each, twice,
+        // plus 10 s.
+        assertThat(deadline(reference, "netflix-aimd,loom-bulkhead-adaptive")).isEqualTo(Duration.ofSeconds(1_710));
+        assertThat(deadline(reference, "loom-bulkhead,netflix-vegas")).as("the slowest mode's")
+            .isEqualTo(Duration.ofSeconds(1_710));
+        assertThat(deadline(reference, "loom-bulkhead")).as("10 waves of the static limit 100")
+            .isEqualTo(Duration.ofSeconds(180));
+        // A max limit above the callee's 200 workers: 5 waves of 200, as without a limit.
+        Map<String, String> highCeiling = Map.of("loom.sample.scale", "reference");
+        assertThat(deadline(highCeiling, "loom-bulkhead-adaptive")).isEqualTo(Duration.ofSeconds(95));
+        assertThat(deadline(highCeiling, "virtual-unbounded")).isEqualTo(Duration.ofSeconds(95));
+    }
+
+    @Test
     void replicasDefaultToOneProcessAndTheClusterModeRunsOnlyWhenNamed() {
         SampleProperties single = bind(Map.of("loom.sample.run", "compare"));
         assertThat(single.replicas()).isEqualTo(1);
@@ -88,11 +106,23 @@ class SamplePropertiesTest {
     }
 
     @Test
+    void replicasAboveThePresetsRequestsAreRejected() {
+        assertRejected(Map.of("loom.sample.run", "compare", "loom.sample.replicas", "1001"),
+                "loom.sample.requests (1000, the preset of loom.sample.scale=default) must be at least "
+                        + "loom.sample.replicas (1001), so that every replica has a request; set loom.sample.requests "
+                        + "to at least 1001 or run fewer replicas");
+        assertThat(bind(Map.of("loom.sample.run", "compare", "loom.sample.replicas", "1000")).replicas())
+            .as("one request each").isEqualTo(1_000);
+    }
+
+    @Test
     void badValuesAreRejectedByName() {
         assertRejected(Map.of("loom.sample.replicas", "0"), "loom.sample.replicas must be at least 1, but was 0");
         assertRejected(Map.of("loom.sample.replicas", "3", "loom.sample.requests", "2"),
                 "loom.sample.requests (2) must be at least loom.sample.replicas (3)");
         assertRejected(Map.of("loom.sample.replica.redis-server", " "), "loom.sample.replica.redis-server must name");
+        assertRejected(Map.of("loom.sample.replica.mode-deadline", "0s"),
+                "loom.sample.replica.mode-deadline must be a positive duration such as 500ms, but was PT0S");
         assertRejected(Map.of("loom.sample.limit", "-1"), "loom.sample.limit must be at least 1, but was -1");
         assertRejected(Map.of("loom.sample.requests", "0"), "loom.sample.requests must be at least 1, but was 0");
         assertRejected(Map.of("loom.sample.callee.capacity", "0"), "loom.sample.callee.capacity must be at least 1");
@@ -115,6 +145,12 @@ class SamplePropertiesTest {
             .havingRootCause()
             .isInstanceOf(SampleArgumentException.class)
             .withMessageContaining(message);
+    }
+
+    private static Duration deadline(Map<String, String> values, String modes) {
+        Map<String, String> withModes = new HashMap<>(values);
+        withModes.put("loom.sample.modes", modes);
+        return Scenario.from(bind(withModes)).modeDeadline();
     }
 
     private static SampleProperties bind(Map<String, String> values) {

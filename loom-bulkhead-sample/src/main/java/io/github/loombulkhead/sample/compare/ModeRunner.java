@@ -151,24 +151,36 @@ public final class ModeRunner {
             beforeStart.run();
             TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
                     strategy::limit, listener);
-            if (!settings.capacity().changes().isEmpty()) {
-                this.calls.scheduleCapacity(settings.capacity());
+            try {
+                return runSampled(mode, settings, strategy, recorder, baseline, sampling);
             }
-            long start = System.nanoTime();
-            recorder.start();
-            CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
-            boolean finished = await(futures, settings.deadline().minusNanos(System.nanoTime() - start));
-            long durationNanos = System.nanoTime() - start;
-            // Read before the executor closes: the pool's threads still exist, as in the reference's jcmd diff.
-            ThreadMemory threads = this.nativeMemory.threadDiff();
-            TimelineSampler.Result series = sampling.stop(threads);
-            if (!finished) {
-                int abandoned = recorder.abandonUnfinished();
-                logger.warn("Mode " + mode + ": " + abandoned + " requests had not ended after " + settings.deadline()
-                        + "; counted as failed (other)");
+            finally {
+                // A run that failed half-way stops its time series too; after stop() this does nothing.
+                sampling.cancel();
             }
-            return report(mode, recorder, baseline, durationNanos, settings.littlesLawBound(), threads, series);
         }
+    }
+
+    /** The run while its time series is sampled: the capacity schedule, the submissions, the wait, the report. */
+    private RunReport runSampled(Mode mode, RunSettings settings, ConcurrencyStrategy strategy,
+            CallRecorder recorder, Baseline baseline, TimelineSampler.Sampling sampling) {
+        if (!settings.capacity().changes().isEmpty()) {
+            this.calls.scheduleCapacity(settings.capacity());
+        }
+        long start = System.nanoTime();
+        recorder.start();
+        CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
+        boolean finished = await(futures, settings.deadline().minusNanos(System.nanoTime() - start));
+        long durationNanos = System.nanoTime() - start;
+        // Read before the executor closes: the pool's threads still exist, as in the reference's jcmd diff.
+        ThreadMemory threads = this.nativeMemory.threadDiff();
+        TimelineSampler.Result series = sampling.stop(threads);
+        if (!finished) {
+            int abandoned = recorder.abandonUnfinished();
+            logger.warn("Mode " + mode + ": " + abandoned + " requests had not ended after " + settings.deadline()
+                    + "; counted as failed (other)");
+        }
+        return report(mode, recorder, baseline, durationNanos, settings.littlesLawBound(), threads, series);
     }
 
     /** Starts every mode from the same state: a full GC, a fresh native memory baseline, a new thread peak. */

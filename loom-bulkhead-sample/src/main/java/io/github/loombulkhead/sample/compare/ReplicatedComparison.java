@@ -180,7 +180,11 @@ public final class ReplicatedComparison {
         return arguments;
     }
 
-    private List<String> arguments(int index, int replicas, Path gate, List<String> redisArguments) {
+    /**
+     * The command line of replica {@code index}: its share of the requests, the scenario's other numbers and the
+     * comparison's mode deadline, but not the capacity changes, which only the comparison posts to the callee.
+     */
+    List<String> arguments(int index, int replicas, Path gate, List<String> redisArguments) {
         Scenario s = this.scenario;
         List<String> arguments = new ArrayList<>(this.forwardedArguments);
         arguments.addAll(redisArguments);
@@ -198,7 +202,8 @@ public final class ReplicatedComparison {
                 "--loom.sample.callee.capacity=" + s.calleeCapacity(),
                 "--loom.sample.callee.latency=" + s.calleeLatency().toMillis() + "ms",
                 "--loom.sample.adaptive.max-limit=" + s.adaptiveMaxLimit(), "--loom.sample.replica.index=" + index,
-                "--loom.sample.replica.gate=" + gate.toAbsolutePath()));
+                "--loom.sample.replica.gate=" + gate.toAbsolutePath(),
+                "--loom.sample.replica.mode-deadline=" + s.modeDeadline().toMillis() + "ms"));
         return arguments;
     }
 

@@ -200,12 +200,7 @@ public final class TimelineSampler implements AutoCloseable {
          * read at the end of the mode (it counts towards the peak).
          */
         public Result stop(@Nullable ThreadMemory endStack) {
-            ScheduledFuture<?> scheduled = this.future;
-            if (scheduled != null) {
-                scheduled.cancel(false);
-            }
-            // The scheduler runs one task at a time: once this no-op ran, no tick is in progress any more.
-            awaitTick(TimelineSampler.this.scheduler.submit(() -> { }));
+            cancel();
             int inFlight = TimelineSampler.this.http.inFlight();
             int ended = this.recorder.endedCount();
             Long stack = (endStack != null) ? endStack.stackReservedDeltaBytes() : null;
@@ -218,6 +213,18 @@ public final class TimelineSampler implements AutoCloseable {
             this.listener.onPoint(last);
             return new Result(List.copyOf(this.points), this.peakHeapUsed, this.peakInFlight,
                     this.peakStackReservedDelta, this.retainedHeap, this.probeGc);
+        }
+
+        /**
+         * Stops sampling without a last point, as when the mode failed; once it returns, no tick is in progress
+         * any more. Does nothing once sampling has stopped.
+         */
+        public void cancel() {
+            ScheduledFuture<?> scheduled = this.future;
+            if (scheduled != null && scheduled.cancel(false)) {
+                // The scheduler runs one task at a time: once this no-op ran, no tick is in progress any more.
+                awaitTick(TimelineSampler.this.scheduler.submit(() -> { }));
+            }
         }
     }
 

@@ -10,7 +10,8 @@ final class ScenarioText {
             - duration: from the first submission until every request ended. p50 / p99: time from the mode's \
             start (all requests are fired at once) to each request's outcome, succeeded or failed.
             - Little's-law bound: requests / callee capacity × latency (piecewise when the capacity changes \
-            during the mode): the shortest time in which every request can be answered. bound / duration: how \
+            during the mode, a drop counted one latency late, as busy workers finish their request first): the \
+            shortest time in which every request can be answered. bound / duration: how \
             close a mode came to it (100 % is as fast as the callee allows; above 100 % only when requests \
             failed early).
             - limit (chart): calls the mode lets run at once, sampled with the other measures: the algorithm's \

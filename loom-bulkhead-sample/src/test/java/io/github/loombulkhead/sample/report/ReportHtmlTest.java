@@ -70,7 +70,7 @@ class ReportHtmlTest {
         // 0 s at 200, 1 s from 200 to 60, 2.5 s from 60 to 200, 3.5 s at 200.
         assertThat(capacity.getAttribute("data-points")).isEqualTo("6");
         assertThat(chromium.driver().findElement(By.cssSelector("#results tr[data-mode='loom-bulkhead-adaptive'] "
-                + "td[data-field='littlesLawBoundMs']")).getText()).isEqualTo("2.55 s");
+                + "td[data-field='littlesLawBoundMs']")).getText()).isEqualTo("1.97 s");
     }
 
     @Test

@@ -31,8 +31,8 @@ class ReportRenderingTest {
         String md = MarkdownReport.render(SampleReports.adaptive());
         assertThat(md).contains("limit 100 (adaptive modes at most 1,000, loom-bulkhead-adaptive with gradient); "
                 + "callee: 200 worker threads, then 60 from 1.00 s, 200 from 2.50 s, 300 ms per request "
-                + "(Little's-law bound 2.55 s)")
-            .contains("| loom-bulkhead-adaptive | 3.50 s | 2.55 s | 72.9 % | 998 | 2 | 99.8 % |");
+                + "(Little's-law bound 1.97 s)")
+            .contains("| loom-bulkhead-adaptive | 3.50 s | 1.97 s | 56.2 % | 998 | 2 | 99.8 % |");
     }
 
     @Test

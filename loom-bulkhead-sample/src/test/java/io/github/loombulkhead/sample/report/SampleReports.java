@@ -28,14 +28,15 @@ final class SampleReports {
 
     /**
      * A static mode and the adaptive one while the callee's capacity drops from 200 to 60 at 1 s and comes back
-     * at 2.5 s (bound: 666.7 requests in the first second, 300 until 2.5 s, the last 33.3 in 50 ms: 2,550 ms).
+     * at 2.5 s (bound: the drop is complete one latency later, so 866.7 requests by 1.3 s, the last 133.3 at 60
+     * workers in 666.7 ms: 1,967 ms).
      * The adaptive limit starts at 20, climbs, falls below the dip and climbs again.
      */
     static Report adaptive() {
         List<CapacityChange> changes = List.of(new CapacityChange(60, 1_000), new CapacityChange(200, 2_500));
         int[] limits = { 20, 40, 80, 160, 190, 180, 150, 90, 70, 60, 55, 60, 70, 70, 80, 60, 60, 60, 60, 60, 60, 60,
                 60, 60, 90, 130, 170, 190, 195, 200, 200, 200, 200, 200, 200 };
-        long bound = 2_550;
+        long bound = 1_967;
         return new Report(scenario(List.of("thread-pool", "loom-bulkhead-adaptive"), changes, bound),
                 List.of(run("thread-pool", 1_000, 0, 3_420, bound, 131, 31, 0, 104_857_600L,
                         timeline(34, 100, 131, 0, 1, (i) -> 100)),

@@ -1,0 +1,80 @@
+package io.github.loombulkhead.sample.compare;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.loombulkhead.sample.CapacityChange;
+import io.github.loombulkhead.sample.CapacitySchedule;
+import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.callee.CalleeStatus;
+import io.github.loombulkhead.sample.client.AdaptiveSlowApi;
+import io.github.loombulkhead.sample.client.BulkheadedSlowApi;
+import io.github.loombulkhead.sample.client.CalleeCalls;
+import io.github.loombulkhead.sample.client.ClusterSlowApi;
+import io.github.loombulkhead.sample.client.SlowApi;
+import io.github.loombulkhead.sample.measure.HttpExchangeCounter;
+import io.github.loombulkhead.sample.measure.JvmMetrics;
+import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
+import io.github.loombulkhead.sample.measure.TimelineSampler;
+import io.github.loombulkhead.sample.mode.Modes;
+import io.github.loombulkhead.sample.report.RunReport;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.ResourceAccessException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+/** A run that fails half-way, against a callee that answers nothing but its status: nothing of it goes on. */
+class ModeRunnerTest {
+
+    private static final Duration INTERVAL = Duration.ofMillis(10);
+
+    private final SlowApi api = mock(SlowApi.class);
+
+    private final JvmMetrics jvm = new JvmMetrics();
+
+    private final NativeMemoryTracking nativeMemory = NativeMemoryTracking.ofThisJvm();
+
+    @Test
+    void runWhoseCapacityScheduleFailsStopsItsTimeSeries() {
+        when(this.api.status()).thenReturn(new CalleeStatus(true, 0, 0, 0, 0, 200, 300, 0));
+        when(this.api.capacity(any())).thenThrow(new ResourceAccessException("I/O error on POST: Read timed out"));
+        AtomicInteger points = new AtomicInteger();
+        try (TimelineSampler sampler = new TimelineSampler(this.jvm, this.nativeMemory, new HttpExchangeCounter(),
+                INTERVAL)) {
+            ModeRunner runner = runner(sampler);
+            CapacitySchedule halving = new CapacitySchedule(200, List.of(new CapacityChange(100, 1_000)));
+            TimelineSampler.Listener counting = (point) -> points.incrementAndGet();
+            assertThatExceptionOfType(ResourceAccessException.class)
+                .isThrownBy(() -> runner.run(Mode.VIRTUAL_UNBOUNDED, settings(halving), counting))
+                .withMessage("I/O error on POST: Read timed out");
+            int afterFailure = points.get();
+            await().during(INTERVAL.multipliedBy(30)).atMost(Duration.ofSeconds(5))
+                .until(() -> points.get() == afterFailure);
+            assertThat(runner.isRunning()).isFalse();
+            // The next run samples and ends as usual.
+            RunReport next = runner.run(Mode.VIRTUAL_UNBOUNDED, settings(new CapacitySchedule(200, List.of())),
+                    (point) -> {
+                    });
+            assertThat(next.succeeded()).isEqualTo(10);
+            assertThat(next.timeline()).isNotEmpty();
+        }
+    }
+
+    private ModeRunner runner(TimelineSampler sampler) {
+        CalleeCalls calls = new CalleeCalls(this.api, mock(BulkheadedSlowApi.class), mock(AdaptiveSlowApi.class),
+                mock(ClusterSlowApi.class), PoolingHttpClientConnectionManagerBuilder.create().build());
+        return new ModeRunner(new Modes(null, 1_000), calls, this.jvm, this.nativeMemory, sampler, null);
+    }
+
+    private static ModeRunner.RunSettings settings(CapacitySchedule capacity) {
+        return new ModeRunner.RunSettings(10, 5, Duration.ofSeconds(5), false, capacity, Duration.ofMillis(300));
+    }
+}

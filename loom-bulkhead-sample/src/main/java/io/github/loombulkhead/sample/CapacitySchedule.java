@@ -46,7 +46,9 @@ public record CapacitySchedule(int initial, List<CapacityChange> changes) {
         for (int i = 0;; i++) {
             double startMs = steps[i];
             double endMs = (i + 1 < steps.length) ? steps[i + 1] : Double.POSITIVE_INFINITY;
-            int capacity = usableCapacity(startMs, latencyMs);
+            // Constant between two steps; asked in the middle, so no rounding puts it on a step.
+            int capacity = usableCapacity(startMs + (Double.isInfinite(endMs) ? latencyMs : endMs - startMs) / 2,
+                    latencyMs);
             double served = capacity * (endMs - startMs) / latencyMs;
             if (served >= remaining) {
                 return Duration.ofNanos(Math.round((startMs + remaining * latencyMs / capacity) * 1e6));

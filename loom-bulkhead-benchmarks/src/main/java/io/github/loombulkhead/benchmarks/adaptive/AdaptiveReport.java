@@ -33,8 +33,9 @@ public final class AdaptiveReport {
         }
         if (!results.bursts().isEmpty()) {
             out.append("\nThe sample's scenarios: every call arrives at once and may wait 60 s for a permit; the bound is "
-                    + "Little's law (calls / capacity × service time, piecewise when the capacity changes). The last row of "
-                    + "each is a limit told the callee's workers at every moment: what the scenario costs by itself.\n\n");
+                    + "Little's law (calls / capacity × service time, piecewise when the capacity changes; a drop counts "
+                    + "one service time late, as busy workers finish their call). The last row of each is a limit told "
+                    + "the callee's workers at every moment: what the scenario costs by itself.\n\n");
             out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out |\n");
             out.append("|---|---|---:|---:|---:|---:|\n");
             previous = null;

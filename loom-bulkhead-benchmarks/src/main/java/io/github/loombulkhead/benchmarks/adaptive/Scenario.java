@@ -2,6 +2,7 @@ package io.github.loombulkhead.benchmarks.adaptive;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * One run of the callee model: Poisson arrivals at {@code offeredLoad} × the starting capacity (calls per second
@@ -30,25 +31,48 @@ record Scenario(String name, double offeredLoad, int burst, int workers, List<Ca
     }
 
     /**
-     * Little's-law bound of a burst: the time the callee needs to serve every call at full use, each taking
-     * {@code serviceTime}, its capacity changing as the steps say.
+     * Little's-law bound of a burst: the first time the callee can have served every call at full use, each taking
+     * {@code serviceTime}, its capacity changing as the steps say. A rise is usable at once; a drop is complete one
+     * service time later (busy workers finish their call), so the capacity usable at a time is the highest over the
+     * service time before it.
      */
     double burstBoundSeconds(Duration serviceTime) {
         double service = serviceTime.toNanos() / 1e9;
-        double left = this.burst;
-        double at = 0;
-        int current = this.workers;
+        TreeSet<Double> changes = new TreeSet<>(List.of(0.0));
         for (CapacityStep step : this.capacitySteps) {
-            double until = step.at().toNanos() / 1e9;
-            double served = (until - at) * current / service;
+            double at = step.at().toNanos() / 1e9;
+            changes.add(at);
+            changes.add(at + service);
+        }
+        double left = this.burst;
+        for (double from : changes) {
+            Double until = changes.higher(from);
+            // Constant between two boundaries; asked in the middle, so no rounding puts it on one.
+            int usable = usableWorkers(from + ((until == null) ? service : until - from) / 2, service);
+            double served = (until == null) ? Double.POSITIVE_INFINITY : (until - from) * usable / service;
             if (served >= left) {
-                break;
+                return from + left * service / usable;
             }
             left -= served;
-            at = until;
+        }
+        throw new IllegalStateException("unreachable: the last phase serves every call");
+    }
+
+    /** The most workers at any time over the {@code service} seconds up to {@code at}: those a drop has not stopped. */
+    private int usableWorkers(double at, double service) {
+        int usable = 0;
+        int current = this.workers;
+        for (CapacityStep step : this.capacitySteps) {
+            double stepAt = step.at().toNanos() / 1e9;
+            if (stepAt > at) {
+                break;
+            }
+            if (stepAt > at - service) {
+                usable = Math.max(usable, current);
+            }
             current = step.workers();
         }
-        return at + left * service / current;
+        return Math.max(usable, current);
     }
 
     /** From {@code at} on, the callee runs {@code workers} calls at once. */

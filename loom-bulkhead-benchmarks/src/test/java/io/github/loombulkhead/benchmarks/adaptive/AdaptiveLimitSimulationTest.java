@@ -111,9 +111,16 @@ class AdaptiveLimitSimulationTest {
         Duration service = Duration.ofMillis(300);
         assertThat(Scenario.burst(1000, 200, Duration.ofSeconds(60)).burstBoundSeconds(service)).isCloseTo(1.5,
                 within(1e-9));
-        // 200 workers serve 1,333.3 calls in the first 2 s, 100 serve 1,333.3 more until 6 s, the last 1,333.3 take 2 s.
+        // The drop at 2 s is complete at 2.3 s (busy workers finish their call): 200 workers serve 1,533.3 calls
+        // until then, 100 serve 1,233.3 more until 6 s, and 200 take the last 1,233.3 in 1.85 s.
         Scenario halving = AdaptiveLimitSimulation.bursts().get(2);
-        assertThat(halving.burstBoundSeconds(service)).isCloseTo(8.0, within(1e-9));
+        assertThat(halving.burstBoundSeconds(service)).isCloseTo(7.85, within(1e-9));
+        // A drop that comes back within one service time never took effect.
+        Scenario blip = Scenario.burst("blip", 1000, 200,
+                List.of(new Scenario.CapacityStep(Duration.ofMillis(500), 100),
+                        new Scenario.CapacityStep(Duration.ofMillis(600), 200)),
+                Duration.ofSeconds(60));
+        assertThat(blip.burstBoundSeconds(service)).isCloseTo(1.5, within(1e-9));
     }
 
     @Test

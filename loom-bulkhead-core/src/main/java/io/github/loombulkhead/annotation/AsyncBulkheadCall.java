@@ -10,6 +10,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.CallChain;
 import io.github.loombulkhead.Waiter;
+import io.github.loombulkhead.limit.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.aop.ProxyMethodInvocation;
@@ -33,6 +34,9 @@ final class AsyncBulkheadCall extends Waiter {
 
     private volatile boolean granted;
 
+    /** Whether {@link #run} was entered: the task decorator ran the call. */
+    private volatile boolean ran;
+
     private AsyncBulkheadCall(Bulkhead bulkhead, ThreadFactory threadFactory) {
         this.bulkhead = bulkhead;
         this.threadFactory = threadFactory;
@@ -46,7 +50,7 @@ final class AsyncBulkheadCall extends Waiter {
         MethodInvocation later = (invocation instanceof ProxyMethodInvocation proxyInvocation)
                 ? proxyInvocation.invocableClone() : invocation;
         Runnable task = () -> call.run(later);
-        call.body = (decorator != null) ? decorator.decorate(task) : task;
+        call.body = (decorator != null) ? call.decorated(decorator.decorate(task)) : task;
         boolean permitted;
         try {
             permitted = bulkhead.acquireOrEnqueue(call);
@@ -61,7 +65,7 @@ final class AsyncBulkheadCall extends Waiter {
                 call.startThread();
             }
             catch (Throwable ex) {
-                bulkhead.releasePermit();
+                call.giveBack();
                 call.result.completeExceptionally(ex);
             }
         }
@@ -69,6 +73,59 @@ final class AsyncBulkheadCall extends Waiter {
             call.result.whenComplete((value, ex) -> call.withdrawIfWaiting());
         }
         return call.result;
+    }
+
+    /**
+     * A call that returns without running what {@code decorated} wraps, or throws before, never ran: its permit goes
+     * back and its future fails.
+     */
+    private Runnable decorated(Runnable decorated) {
+        return () -> {
+            Throwable failure = null;
+            try {
+                decorated.run();
+            }
+            catch (Throwable ex) {
+                failure = ex;
+                throw ex;
+            }
+            finally {
+                if (!this.ran) {
+                    giveBack();
+                    this.result.completeExceptionally((failure != null) ? failure
+                            : new IllegalStateException("Bulkhead '" + this.bulkhead.getName()
+                                    + "': the task decorator returned without running the call"));
+                }
+            }
+        };
+    }
+
+    /** Gives back a permit this call held without running: completed, without telling the limit anything. */
+    private void giveBack() {
+        this.bulkhead.onComplete(0, 0, -1, Outcome.IGNORED);
+    }
+
+    /**
+     * A call nested in one that holds its bulkhead's permit already: it runs now, on the caller's thread, under that
+     * permit; as any asynchronous call, it hands back a stage and throws nothing.
+     */
+    static CompletionStage<?> passThrough(MethodInvocation invocation) {
+        Object returned;
+        try {
+            returned = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        if (returned instanceof CompletionStage<?> stage) {
+            return stage;
+        }
+        return CompletableFuture.failedFuture(notAStage(invocation, returned));
+    }
+
+    private static IllegalStateException notAStage(MethodInvocation invocation, Object returned) {
+        return new IllegalStateException(AnnotatedMethods.describe(invocation.getMethod(), null) + ": the method returned "
+                + returned + " instead of a CompletionStage");
     }
 
     private void startThread() {
@@ -114,8 +171,9 @@ final class AsyncBulkheadCall extends Waiter {
 
     /** Runs the method holding a permit; the permit goes back once the returned stage completes. */
     private void run(MethodInvocation invocation) {
+        this.ran = true;
         if (this.result.isDone()) {
-            this.bulkhead.releasePermit();
+            giveBack();
             return;
         }
         long start = System.nanoTime();
@@ -131,9 +189,7 @@ final class AsyncBulkheadCall extends Waiter {
         }
         if (!(returned instanceof CompletionStage<?> stage)) {
             completed(start, inflight, null);
-            this.result.completeExceptionally(new IllegalStateException(AnnotatedMethods.describe(
-                    invocation.getMethod(), null) + ": the method returned " + returned
-                    + " instead of a CompletionStage"));
+            this.result.completeExceptionally(notAStage(invocation, returned));
             return;
         }
         stage.whenComplete((value, ex) -> {

@@ -68,7 +68,7 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
         Bulkhead bulkhead = operation.bulkhead();
         if (CallChain.holds(bulkhead)) {
             // Nested in a call that holds this bulkhead's permit already: one permit per call chain.
-            return invocation.proceed();
+            return operation.async() ? AsyncBulkheadCall.passThrough(invocation) : invocation.proceed();
         }
         if (operation.async()) {
             return AsyncBulkheadCall.start(bulkhead, invocation, this.threadFactory, this.taskDecorator);

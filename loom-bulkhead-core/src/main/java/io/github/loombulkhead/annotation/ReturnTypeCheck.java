@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 
 import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.ResolvableType;
 import org.springframework.util.ClassUtils;
 
 import static io.github.loombulkhead.annotation.AnnotatedMethods.invalid;
@@ -35,7 +36,8 @@ final class ReturnTypeCheck {
      * @throws IllegalStateException naming the method, for a return type whose completion cannot be observed
      */
     static boolean isAsync(Method method, Class<?> targetClass) {
-        Class<?> type = method.getReturnType();
+        // As the target class resolves it: through a JDK proxy, a generic interface's method returns Object.
+        Class<?> type = ResolvableType.forMethodReturnType(method, targetClass).toClass();
         if (type == CompletableFuture.class || type == CompletionStage.class) {
             return true;
         }

@@ -1,0 +1,160 @@
+package io.github.loombulkhead.annotation;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.core.task.TaskDecorator;
+
+import static io.github.loombulkhead.annotation.AnnotationTestSupport.assertAllFree;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Asynchronous {@code @Bulkhead} calls at their edges: a task decorator that fails or never runs the call, a call
+ * nested in one holding the same bulkhead's permit, a future return type that only a generic interface names.
+ */
+class AsyncBulkheadEdgeTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final PendingSource pendingSource = new PendingSource();
+
+    private final BulkheadRegistry registry = BulkheadRegistry.builder()
+        .config("x", BulkheadConfig.custom().maxConcurrentCalls(2).maxWaitDuration(Duration.ofSeconds(5)).build())
+        .build();
+
+    @Test
+    void aTaskDecoratorThatThrowsFailsTheCallAndGivesItsPermitBack() {
+        try (AnnotationConfigApplicationContext context = context((task) -> () -> {
+            throw new IllegalStateException("decorator broke");
+        })) {
+            CompletableFuture<String> call = context.getBean(Calls.class).value("v");
+            assertThat(call).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .withMessage("decorator broke");
+            await().atMost(WAIT).untilAsserted(() -> assertAllFree(this.registry.bulkhead("x"), 1));
+        }
+    }
+
+    @Test
+    void aTaskDecoratorThatNeverRunsTheCallFailsItAndGivesItsPermitBack() {
+        try (AnnotationConfigApplicationContext context = context((task) -> () -> {
+        })) {
+            CompletableFuture<String> call = context.getBean(Calls.class).value("v");
+            assertThat(call).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .isInstanceOf(IllegalStateException.class)
+                .withMessage("Bulkhead 'x': the task decorator returned without running the call");
+            await().atMost(WAIT).untilAsserted(() -> assertAllFree(this.registry.bulkhead("x"), 1));
+        }
+    }
+
+    @Test
+    void aNestedAsynchronousCallHandsBackAStageAndThrowsNothing() throws Exception {
+        try (AnnotationConfigApplicationContext context = context(null)) {
+            Outer outer = context.getBean(Outer.class);
+            Calls calls = context.getBean(Calls.class);
+            CompletionStage<String> failing = outer.within(calls::failing);
+            assertThat(failing.toCompletableFuture()).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .withMessage("failed on purpose");
+            CompletionStage<String> nothing = outer.within(calls::nothing);
+            assertThat(nothing.toCompletableFuture()).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .isInstanceOf(IllegalStateException.class)
+                .withMessageContaining("the method returned null instead of a CompletionStage");
+            assertThat(outer.within(() -> calls.value("nested")).get(10, TimeUnit.SECONDS)).isEqualTo("nested");
+            // One permit per outer call; the nested ones passed through under it.
+            assertAllFree(this.registry.bulkhead("x"), 3);
+        }
+    }
+
+    @Test
+    void aFutureNamedOnlyByAGenericInterfaceHoldsThePermitUntilItCompletes() throws Exception {
+        try (AnnotationConfigApplicationContext context = context(null)) {
+            @SuppressWarnings("unchecked")
+            Source<CompletableFuture<String>> source = context.getBean("pendingSource", Source.class);
+            assertThat(source.getClass().getSimpleName()).as("a JDK proxy").startsWith("$Proxy");
+            CompletableFuture<String> pending = source.fetch();
+            await().atMost(WAIT).until(() -> this.registry.bulkhead("x").getActiveCount() == 1);
+            assertThat(pending).isNotDone();
+            this.pendingSource.gate.complete("fetched");
+            assertThat(pending.get(10, TimeUnit.SECONDS)).isEqualTo("fetched");
+            await().atMost(WAIT).untilAsserted(() -> assertAllFree(this.registry.bulkhead("x"), 1));
+        }
+    }
+
+    private AnnotationConfigApplicationContext context(TaskDecorator decorator) {
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.registerBean(BulkheadRegistry.class, () -> this.registry);
+        context.registerBean(BulkheadAnnotationBeanPostProcessor.class, () -> {
+            BulkheadAnnotationBeanPostProcessor postProcessor = new BulkheadAnnotationBeanPostProcessor(this.registry);
+            if (decorator != null) {
+                postProcessor.setTaskDecorator(decorator);
+            }
+            return postProcessor;
+        });
+        context.registerBean(Calls.class);
+        context.registerBean(Outer.class);
+        context.registerBean("pendingSource", Source.class, () -> this.pendingSource);
+        context.refresh();
+        return context;
+    }
+
+    public static class Calls {
+
+        @io.github.loombulkhead.annotation.Bulkhead("x")
+        public CompletableFuture<String> value(String value) {
+            return CompletableFuture.completedFuture(value);
+        }
+
+        @io.github.loombulkhead.annotation.Bulkhead("x")
+        public CompletableFuture<String> failing() {
+            throw new IllegalStateException("failed on purpose");
+        }
+
+        @io.github.loombulkhead.annotation.Bulkhead("x")
+        public CompletableFuture<String> nothing() {
+            return null;
+        }
+    }
+
+    public static class Outer {
+
+        /** Runs {@code nested} on the caller's thread holding a permit of the same bulkhead: a synchronous method. */
+        @io.github.loombulkhead.annotation.Bulkhead("x")
+        public <T> T within(Supplier<T> nested) {
+            return nested.get();
+        }
+    }
+
+    public interface Source<R> {
+
+        R fetch();
+    }
+
+    /** Proxied through its interface, whose erased return type is {@code Object}. */
+    public static class PendingSource implements Source<CompletableFuture<String>> {
+
+        final CompletableFuture<String> gate = new CompletableFuture<>();
+
+        @Override
+        @io.github.loombulkhead.annotation.Bulkhead("x")
+        public CompletableFuture<String> fetch() {
+            return this.gate;
+        }
+    }
+}

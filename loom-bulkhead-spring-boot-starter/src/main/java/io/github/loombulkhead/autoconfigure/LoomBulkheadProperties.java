@@ -164,7 +164,8 @@ public class LoomBulkheadProperties {
         private Integer maxConcurrentCalls;
 
         /**
-         * Maximum time a call or task waits for a permit; 0 disables waiting. Unset: the default.
+         * Maximum time a call or task waits for a permit; 0 disables waiting (not allowed for a cluster bulkhead).
+         * Unset: the default.
          */
         private Duration maxWaitDuration;
 

@@ -3,12 +3,15 @@ package io.github.loombulkhead.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -86,6 +89,44 @@ class TaskExecutionTest {
                 await().until(() -> bulkhead.getCompletedCount() == 5);
                 assertThat(bulkhead.getPermittedCount()).isEqualTo(5);
             });
+    }
+
+    @Test
+    void anAsyncMethodReturningACompletableFutureIsRejectedAfterTheMaxWait() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true", "loom.bulkhead.task-execution.bulkhead=async",
+                    "loom.bulkhead.instances.async.max-concurrent-calls=1",
+                    "loom.bulkhead.instances.async.max-wait-duration=200ms")
+            .withUserConfiguration(AsyncConfiguration.class)
+            .run((context) -> {
+                AsyncWorker worker = context.getBean(AsyncWorker.class);
+                io.github.loombulkhead.Bulkhead bulkhead = context.getBean(BulkheadRegistry.class).bulkhead("async");
+                CompletableFuture<Void> gate = new CompletableFuture<>();
+                CompletableFuture<Void> running = worker.work(gate);
+                await().until(() -> bulkhead.getActiveCount() == 1);
+                CompletableFuture<Void> waiting = worker.work(gate);
+                assertThat(waiting).failsWithin(Duration.ofSeconds(10))
+                    .withThrowableOfType(ExecutionException.class)
+                    .havingCause()
+                    .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                            (rejection) -> assertThat(rejection.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT));
+                gate.complete(null);
+                running.get(10, TimeUnit.SECONDS);
+                assertThat(worker.seen()).hasSize(1);
+                assertThat(bulkhead.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(1);
+            });
+    }
+
+    @Test
+    void anAsyncMethodsFailureReachesItsFuture() throws Exception {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true", "loom.bulkhead.task-execution.bulkhead=async")
+            .withUserConfiguration(AsyncConfiguration.class)
+            .run((context) -> assertThat(context.getBean(AsyncWorker.class).fail()).failsWithin(Duration.ofSeconds(10))
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .isInstanceOf(java.io.IOException.class)
+                .withMessage("failed on purpose"));
     }
 
     @Test
@@ -219,6 +260,11 @@ class TaskExecutionTest {
 
         public java.util.List<String> seen() {
             return java.util.List.copyOf(this.seen);
+        }
+
+        @Async
+        public CompletableFuture<Void> fail() throws java.io.IOException {
+            throw new java.io.IOException("failed on purpose");
         }
 
         @Async

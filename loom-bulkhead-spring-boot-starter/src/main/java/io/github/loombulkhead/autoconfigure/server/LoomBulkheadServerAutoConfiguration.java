@@ -35,7 +35,7 @@ import org.springframework.web.util.pattern.PathPattern;
 
 /**
  * Bounds the requests of a servlet application on virtual threads with bulkheads
- * ({@code loom.bulkhead.server.enabled=true}): a {@link ServerBulkheadFilter} registered early, for request and
+ * ({@code loom.bulkhead.server.enabled=true}): a {@link ServerBulkheadFilter} registered just before the servlet ({@link #FILTER_ORDER}), for request and
  * async dispatches, a {@code 503} Problem Details answer to rejected requests unless the application defines
  * its own {@link ServerBulkheadRejectionHandler}, and the {@code loom.bulkhead.server.withdrawn} meter. Active under the same switches as
  * {@link LoomBulkheadAutoConfiguration}.

@@ -1,6 +1,9 @@
 package io.github.loombulkhead.autoconfigure.task;
 
 import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
@@ -39,6 +42,32 @@ public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements D
         }
         this.executor = executor;
         this.awaitTermination = awaitTermination;
+    }
+
+    /**
+     * Runs {@code task} with a future this executor's bulkhead can reject: it waits at most the max wait and then
+     * completes exceptionally with the rejection. Spring submits {@code @Async} methods that return a
+     * {@code CompletableFuture} this way; through the adapter they would be plain tasks that are never timed out.
+     */
+    @Override
+    public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
+        return this.executor.supplyAsync(() -> {
+            try {
+                return task.call();
+            }
+            catch (RuntimeException ex) {
+                throw ex;
+            }
+            catch (Exception ex) {
+                throw new CompletionException(ex);
+            }
+        });
+    }
+
+    /** Like {@link #submitCompletable(Callable)} for a task without a result. */
+    @Override
+    public CompletableFuture<Void> submitCompletable(Runnable task) {
+        return this.executor.runAsync(task);
     }
 
     /** The executor doing the work, with its bulkhead. */

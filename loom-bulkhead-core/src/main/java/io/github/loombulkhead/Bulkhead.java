@@ -38,6 +38,9 @@ public final class Bulkhead {
 
     private final AtomicReference<BulkheadConfig> config;
 
+    /** The configuration it was created with, before any runtime change. */
+    private final BulkheadConfig createdWith;
+
     private final Permits permits;
 
     private final BulkheadStatistics statistics = new BulkheadStatistics();
@@ -47,6 +50,7 @@ public final class Bulkhead {
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = new AtomicReference<>(Objects.requireNonNull(config, "config must not be null"));
+        this.createdWith = config;
         LimitAlgorithm algorithm = LimitControl.algorithmFor(config);
         this.permits = new Permits(this, this.statistics, LimitControl.initialLimit(algorithm, config));
         this.limits = new LimitControl(this, this.permits, this.statistics, algorithm);
@@ -184,6 +188,11 @@ public final class Bulkhead {
 
     public String getName() {
         return this.name;
+    }
+
+    /** The configuration it was created with, before any runtime change (a builder asking for it is checked so). */
+    BulkheadConfig createdWith() {
+        return this.createdWith;
     }
 
     /** The current configuration, including runtime changes. */

@@ -54,7 +54,8 @@ final class ExecutorSettings {
         }
         Bulkhead existing = registry.find(name).orElse(null);
         if (existing != null) {
-            checkAgainst(name, existing.getConfig(), "the registry's existing bulkhead");
+            // As created: a limit changed at runtime (Actuator) does not make the same builder fail later.
+            checkAgainst(name, existing.createdWith(), "the registry's existing bulkhead");
             return existing;
         }
         return registry.bulkhead(name, applyTo(BulkheadConfig.from(registry.resolveConfig(name))).build());
@@ -67,11 +68,11 @@ final class ExecutorSettings {
         conflict(conflicts, "queueCapacity", this.queueCapacity, winner.getQueueCapacity(), source);
         conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, winner.getMaxWaitDuration(), source);
         conflict(conflicts, "fair", this.fair, winner.isFair(), source);
-        if (this.adaptive != null && this.adaptive != winner.getAdaptive()) {
+        if (this.adaptive != null && !this.adaptive.equals(winner.getAdaptive())) {
             conflicts.add("an adaptive limit, but " + source + " has "
                     + (winner.isAdaptive() ? "its own adaptive limit" : "a static one"));
         }
-        if (this.dropClassifier != null && this.dropClassifier != winner.getDropClassifier()) {
+        if (this.dropClassifier != null && !this.dropClassifier.equals(winner.getDropClassifier())) {
             conflicts.add("a drop classifier, but " + source + " has its own");
         }
         if (!conflicts.isEmpty()) {

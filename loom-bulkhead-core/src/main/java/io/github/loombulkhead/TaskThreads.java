@@ -27,16 +27,13 @@ final class TaskThreads {
         this.lifecycle = lifecycle;
     }
 
-    /**
-     * Starts {@code decorated} under a permit the caller took; if that fails, the permit goes back as a call that
-     * completed without telling the limit anything, so every permitted call is also a completed one.
-     */
+    /** Starts {@code decorated} under a permit the caller took; gives the permit back if that fails (it never ran). */
     void startHolding(Runnable decorated, Runnable submitted) {
         try {
             start(decorated, submitted);
         }
         catch (RuntimeException | Error ex) {
-            this.bulkhead.onComplete(0, 0, -1, Outcome.IGNORED);
+            this.bulkhead.releasePermit();
             throw ex;
         }
     }

@@ -2,6 +2,7 @@ package io.github.loombulkhead;
 
 import java.time.Duration;
 
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.DropClassifier;
 import org.junit.jupiter.api.Test;
 
@@ -64,12 +65,37 @@ class ExecutorBuilderRegistryTest {
                 .withMessage("Bulkhead 'shared': the builder sets maxConcurrentCalls=50 but the registry's existing "
                         + "bulkhead has 5, queueCapacity=0 but the registry's existing bulkhead has 10000; configure "
                         + "the bulkhead in one place, the registry or the builder");
+            // A limit changed at runtime does not make the same builder fail.
+            first.getBulkhead().changeLimit(20);
             try (BoundedVirtualExecutor second = BoundedVirtualExecutor.builder("shared")
                 .registry(this.registry)
                 .maxConcurrentCalls(5)
                 .build()) {
                 assertThat(second.getBulkhead()).isSameAs(first.getBulkhead());
+                assertThat(second.getBulkhead().getLimit()).isEqualTo(20);
             }
+        }
+    }
+
+    @Test
+    void equalSettingsBuiltSeparatelyAgree() {
+        java.util.function.Supplier<AdaptiveLimitConfig> adaptive = () -> AdaptiveLimitConfig.custom()
+            .initialLimit(10)
+            .maxLimit(40)
+            .build();
+        try (BoundedVirtualExecutor first = BoundedVirtualExecutor.builder("flexible")
+            .registry(this.registry)
+            .maxConcurrentCalls(40)
+            .adaptive(adaptive.get())
+            .dropClassifier(DropClassifier.of(java.util.List.of(IllegalStateException.class)))
+            .build();
+                BoundedVirtualExecutor second = BoundedVirtualExecutor.builder("flexible")
+                    .registry(this.registry)
+                    .maxConcurrentCalls(40)
+                    .adaptive(adaptive.get())
+                    .dropClassifier(DropClassifier.of(java.util.List.of(IllegalStateException.class)))
+                    .build()) {
+            assertThat(second.getBulkhead()).isSameAs(first.getBulkhead());
         }
     }
 

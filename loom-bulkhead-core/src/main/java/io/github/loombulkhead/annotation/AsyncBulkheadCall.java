@@ -5,12 +5,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.CallChain;
 import io.github.loombulkhead.Waiter;
-import io.github.loombulkhead.limit.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.aop.ProxyMethodInvocation;
@@ -34,8 +34,11 @@ final class AsyncBulkheadCall extends Waiter {
 
     private volatile boolean granted;
 
-    /** Whether {@link #run} was entered: the task decorator ran the call. */
-    private volatile boolean ran;
+    /**
+     * Taken once, by {@link #run} (the task decorator ran the call) or by the decorated body that returned without
+     * running it: whoever takes it owns the permit.
+     */
+    private final AtomicBoolean claimed = new AtomicBoolean();
 
     private AsyncBulkheadCall(Bulkhead bulkhead, ThreadFactory threadFactory) {
         this.bulkhead = bulkhead;
@@ -50,7 +53,14 @@ final class AsyncBulkheadCall extends Waiter {
         MethodInvocation later = (invocation instanceof ProxyMethodInvocation proxyInvocation)
                 ? proxyInvocation.invocableClone() : invocation;
         Runnable task = () -> call.run(later);
-        call.body = (decorator != null) ? call.decorated(decorator.decorate(task)) : task;
+        try {
+            call.body = (decorator != null) ? call.decorated(decorator.decorate(task)) : task;
+        }
+        catch (RuntimeException | Error ex) {
+            // No permit taken yet; the caller still gets a stage and nothing thrown.
+            call.result.completeExceptionally(ex);
+            return call.result;
+        }
         boolean permitted;
         try {
             permitted = bulkhead.acquireOrEnqueue(call);
@@ -90,7 +100,7 @@ final class AsyncBulkheadCall extends Waiter {
                 throw ex;
             }
             finally {
-                if (!this.ran) {
+                if (this.claimed.compareAndSet(false, true)) {
                     giveBack();
                     this.result.completeExceptionally((failure != null) ? failure
                             : new IllegalStateException("Bulkhead '" + this.bulkhead.getName()
@@ -100,9 +110,9 @@ final class AsyncBulkheadCall extends Waiter {
         };
     }
 
-    /** Gives back a permit this call held without running: completed, without telling the limit anything. */
+    /** Gives back a permit this call held without running. */
     private void giveBack() {
-        this.bulkhead.onComplete(0, 0, -1, Outcome.IGNORED);
+        this.bulkhead.releasePermit();
     }
 
     /**
@@ -171,7 +181,10 @@ final class AsyncBulkheadCall extends Waiter {
 
     /** Runs the method holding a permit; the permit goes back once the returned stage completes. */
     private void run(MethodInvocation invocation) {
-        this.ran = true;
+        if (!this.claimed.compareAndSet(false, true)) {
+            // The decorated body returned before this ran (it handed the call to another thread): failed already.
+            return;
+        }
         if (this.result.isDone()) {
             giveBack();
             return;

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.limit;
 
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Immutable configuration of an adaptive limit: which algorithm, where it starts, the bounds it never leaves and each
@@ -155,6 +156,24 @@ public final class AdaptiveLimitConfig {
     /** AIMD: factor applied to the limit after a round with a drop (default 0.75). */
     public double getBackoffRatio() {
         return this.backoffRatio;
+    }
+
+    /** Equal when every setting is. */
+    @Override
+    public boolean equals(Object other) {
+        return this == other || (other instanceof AdaptiveLimitConfig that && this.algorithm == that.algorithm
+                && this.initialLimit == that.initialLimit && this.minLimit == that.minLimit
+                && this.maxLimit == that.maxLimit && Double.compare(this.increaseRatio, that.increaseRatio) == 0
+                && Double.compare(this.rttTolerance, that.rttTolerance) == 0 && this.windowSamples == that.windowSamples
+                && Double.compare(this.dropBackoff, that.dropBackoff) == 0
+                && Double.compare(this.dropTolerance, that.dropTolerance) == 0
+                && Double.compare(this.backoffRatio, that.backoffRatio) == 0);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(this.algorithm, this.initialLimit, this.minLimit, this.maxLimit, this.increaseRatio,
+                this.rttTolerance, this.windowSamples, this.dropBackoff, this.dropTolerance, this.backoffRatio);
     }
 
     @Override

@@ -72,6 +72,18 @@ public final class DropClassifier {
         return false;
     }
 
+    /** Equal when it names the same types. */
+    @Override
+    public boolean equals(Object other) {
+        return this == other || (other instanceof DropClassifier that && this.types.equals(that.types)
+                && this.typeNames.equals(that.typeNames));
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(this.types, this.typeNames);
+    }
+
     @Override
     public String toString() {
         return "DropClassifier" + this.types + ((this.typeNames.isEmpty()) ? "" : " + " + this.typeNames);

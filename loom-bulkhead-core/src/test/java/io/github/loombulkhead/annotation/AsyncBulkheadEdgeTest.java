@@ -3,6 +3,7 @@ package io.github.loombulkhead.annotation;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -42,7 +43,7 @@ class AsyncBulkheadEdgeTest {
                 .withThrowableOfType(ExecutionException.class)
                 .havingCause()
                 .withMessage("decorator broke");
-            await().atMost(WAIT).untilAsserted(() -> assertAllFree(this.registry.bulkhead("x"), 1));
+            await().atMost(WAIT).untilAsserted(() -> assertNeverRan(this.registry.bulkhead("x")));
         }
     }
 
@@ -56,7 +57,65 @@ class AsyncBulkheadEdgeTest {
                 .havingCause()
                 .isInstanceOf(IllegalStateException.class)
                 .withMessage("Bulkhead 'x': the task decorator returned without running the call");
-            await().atMost(WAIT).untilAsserted(() -> assertAllFree(this.registry.bulkhead("x"), 1));
+            await().atMost(WAIT).untilAsserted(() -> assertNeverRan(this.registry.bulkhead("x")));
+        }
+    }
+
+    @Test
+    void aTaskDecoratorThatHandsTheCallToAnotherThreadGivesThePermitBackOnce() throws Exception {
+        CountDownLatch later = new CountDownLatch(1);
+        CompletableFuture<Void> handedOver = new CompletableFuture<>();
+        try (AnnotationConfigApplicationContext context = context((task) -> () -> Thread.ofVirtual().start(() -> {
+            awaitQuietly(later);
+            task.run();
+            handedOver.complete(null);
+        }))) {
+            io.github.loombulkhead.Bulkhead bulkhead = this.registry.bulkhead("x");
+            CompletableFuture<String> call = context.getBean(Calls.class).value("v");
+            assertThat(call).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .withMessage("Bulkhead 'x': the task decorator returned without running the call");
+            later.countDown();
+            handedOver.get(10, TimeUnit.SECONDS);
+            assertNeverRan(bulkhead);
+            // Both permits are free: a second give-back would have thrown or freed someone else's.
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
+            assertThat(bulkhead.tryAcquirePermit()).isFalse();
+            bulkhead.releasePermit();
+            bulkhead.releasePermit();
+        }
+    }
+
+    @Test
+    void aTaskDecoratorThatCannotDecorateFailsTheCallWithoutThrowing() {
+        try (AnnotationConfigApplicationContext context = context((task) -> {
+            throw new IllegalStateException("cannot decorate");
+        })) {
+            CompletableFuture<String> call = context.getBean(Calls.class).value("v");
+            assertThat(call).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .withMessage("cannot decorate");
+            assertThat(this.registry.bulkhead("x").getPermittedCount()).isZero();
+        }
+    }
+
+    /** The permit of the one call went back without a completion: the call never ran. */
+    private static void assertNeverRan(io.github.loombulkhead.Bulkhead bulkhead) {
+        assertThat(bulkhead.getActiveCount()).as("active").isZero();
+        assertThat(bulkhead.getWaitingCount()).as("waiting").isZero();
+        assertThat(bulkhead.getPermittedCount()).as("permitted").isEqualTo(1);
+        assertThat(bulkhead.getCompletedCount()).as("completed").isZero();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -50,9 +50,10 @@ import org.springframework.web.util.pattern.PathPattern;
 public final class LoomBulkheadServerAutoConfiguration {
 
     /**
-     * Runs after the filters of Spring, Spring Security and the application (which all pass once, before a request
-     * waits), just before the servlet. A request that waited is dispatched again as {@code ASYNC}, and a filter
-     * after this one would see it only if it is mapped for {@code ASYNC} dispatches and does not skip them.
+     * Runs after the filters of Spring, Spring Security and those of the application that have an order of their
+     * own (they all pass once, before a request waits), just before the servlet. A request that waited is
+     * dispatched again as {@code ASYNC}, and a filter after this one (one without an order lands there) would see
+     * it only if it is mapped for {@code ASYNC} dispatches and does not skip them.
      */
     public static final int FILTER_ORDER = Ordered.LOWEST_PRECEDENCE - 10;
 

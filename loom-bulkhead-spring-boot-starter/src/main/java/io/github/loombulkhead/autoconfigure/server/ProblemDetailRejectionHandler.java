@@ -42,15 +42,21 @@ public class ProblemDetailRejectionHandler implements ServerBulkheadRejectionHan
     }
 
     /**
-     * The request's path as a URI; characters a container may let through (e.g. Tomcat's
-     * {@code relaxed-path-chars}) but a URI may not hold are percent-encoded. {@code null} if it is no path at all.
+     * The request's path as a URI, as sent ({@code %20} stays {@code %20}); characters a container may let through
+     * (e.g. Tomcat's {@code relaxed-path-chars}) but a URI may not hold are percent-encoded. {@code null} if it is no
+     * path at all.
      */
     static URI instance(String path) {
         try {
-            return new URI(null, null, path, null);
+            return URI.create(path);
         }
-        catch (URISyntaxException ex) {
-            return null;
+        catch (IllegalArgumentException notAUri) {
+            try {
+                return new URI(null, null, path, null);
+            }
+            catch (URISyntaxException ex) {
+                return null;
+            }
         }
     }
 

@@ -136,12 +136,8 @@ final class RequestPermit extends Waiter implements AsyncListener {
             this.bulkhead.onComplete(nanos, nanos, this.inflightAtStart, outcomeOf(response, failure));
         }
         else if (previous == GRANTED) {
-            // Granted, but the request ended before it ran: it completed without telling the limit anything.
-            this.bulkhead.onComplete(0, 0, -1, Outcome.IGNORED);
-        }
-        else if (previous == WAITING && this.ending != null) {
-            // The queue had just chosen it for a permit, which onPermit now passes on: it left without running.
-            this.ending.withdrawn(Reason.REQUEST_ENDED);
+            // Dispatched, but the request ended before it ran.
+            this.bulkhead.releasePermit();
         }
     }
 

@@ -48,6 +48,9 @@ public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements D
      * Runs {@code task} with a future this executor's bulkhead can reject: it waits at most the max wait and then
      * completes exceptionally with the rejection. Spring submits {@code @Async} methods that return a
      * {@code CompletableFuture} this way; through the adapter they would be plain tasks that are never timed out.
+     * The task decorator that applies is the executor's ({@code BoundedVirtualExecutor.builder(..).taskDecorator},
+     * where the starter puts context propagation); one set with {@link #setTaskDecorator} decorates
+     * {@code execute} and {@code submit} only.
      */
     @Override
     public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {

@@ -72,9 +72,7 @@ class RequestPermitTest {
         async.complete();
         assertThat(permit.start()).isFalse();
         assertThat(this.bulkhead.getActiveCount()).isZero();
-        // Permitted (it was dispatched) and completed without running.
-        assertThat(this.bulkhead.getPermittedCount()).isEqualTo(2);
-        assertThat(this.bulkhead.getCompletedCount()).isEqualTo(1);
+        assertThat(this.bulkhead.getCompletedCount()).isZero();
         assertThat(this.withdrawn).hasValue(0);
     }
 
@@ -96,7 +94,9 @@ class RequestPermitTest {
         assertThat(this.bulkhead.tryAcquirePermit()).as("the limit of 1 is taken").isFalse();
         next.complete();
         assertThat(this.bulkhead.getActiveCount()).isZero();
-        assertThat(this.bulkhead.getCompletedCount()).isEqualTo(this.bulkhead.getPermittedCount());
+        // The first holder, the ended request (its permit went back without running) and the next one.
+        assertThat(this.bulkhead.getPermittedCount()).isEqualTo(3);
+        assertThat(this.bulkhead.getCompletedCount()).isEqualTo(2);
     }
 
     @Test

@@ -67,9 +67,14 @@ class ServerBulkheadFilterTest {
                 assertThat(client.get("/hold|x").readResponse()).startsWith("503 ")
                     .contains("\"instance\":\"/hold%7Cx\"", "\"reason\":\"queue-full\"");
             }
+            // A path that is a URI already keeps its escapes as sent.
+            try (RawHttpClient client = new RawHttpClient(app.port())) {
+                assertThat(client.get("/hold%20x").readResponse()).startsWith("503 ")
+                    .contains("\"instance\":\"/hold%20x\"");
+            }
             ServerApplication.gate.open();
             assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
-            assertThat(server.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
+            assertThat(server.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(2);
         }
     }
 

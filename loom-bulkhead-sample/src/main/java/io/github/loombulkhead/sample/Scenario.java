@@ -77,15 +77,16 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
     }
 
     /**
-     * How many calls of {@code mode} the callee serves at once at its fewest workers: the mode's limit (the
-     * adaptive max limit for an adaptive mode, none for {@code virtual-unbounded}), at most those workers.
+     * How many calls of {@code mode} the deadline counts on at the callee's fewest workers: the static limit, or
+     * for an adaptive mode the lower of it and the adaptive max limit (an adaptive limit may stay far below its
+     * ceiling), none for {@code virtual-unbounded}; at most those workers.
      */
     private int concurrency(Mode mode) {
         int workers = capacitySchedule().minimum();
         if (!mode.isBounded()) {
             return workers;
         }
-        return Math.min(mode.isAdaptive() ? this.adaptiveMaxLimit : this.limit, workers);
+        return Math.min(mode.isAdaptive() ? Math.min(this.limit, this.adaptiveMaxLimit) : this.limit, workers);
     }
 
     private static <T> T orElse(@Nullable T value, T fallback) {

@@ -29,8 +29,10 @@ import io.github.loombulkhead.limit.Outcome;
  * thread, which is how {@link BoundedVirtualExecutor} queues tasks.</li>
  * </ul>
  * Every permit goes back exactly once, through {@link #onComplete} (a call that ran) or
- * {@link #releasePermit()} (one that never did). Shrinking the limit never blocks: it takes
- * effect as running calls finish.
+ * {@link #releasePermit()} (one that never did). A {@link BoundedVirtualExecutor} is the exception: it completes
+ * the permit of every task it granted one, also of a task that never ran (cancelled first, or its thread could not
+ * start), without a sample, so that its completed count equals its permitted count. Shrinking the limit never
+ * blocks: it takes effect as running calls finish.
  */
 public final class Bulkhead {
 

@@ -68,7 +68,8 @@ final class ExecutorSettings {
         conflict(conflicts, "queueCapacity", this.queueCapacity, winner.getQueueCapacity(), source);
         conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, winner.getMaxWaitDuration(), source);
         conflict(conflicts, "fair", this.fair, winner.isFair(), source);
-        if (this.adaptive != null && !this.adaptive.equals(winner.getAdaptive())) {
+        if (this.adaptive != null && !this.adaptive.equals(winner.getAdaptive())
+                && (winner.getAdaptive() == null || !winner.getAdaptive().equals(adaptiveAsBuiltFor(winner)))) {
             conflicts.add("an adaptive limit, but " + source + " has "
                     + (winner.isAdaptive() ? "its own adaptive limit" : "a static one"));
         }
@@ -79,6 +80,23 @@ final class ExecutorSettings {
             throw new IllegalArgumentException("Bulkhead '" + name + "': the builder sets "
                     + String.join(", ", conflicts) + "; configure the bulkhead in one place, the registry or the "
                     + "builder");
+        }
+    }
+
+    /**
+     * This builder's adaptive limit as a bulkhead with {@code winner}'s ceiling holds it: the ceiling becomes its
+     * max limit (and may lower its default start); {@code null} when it cannot have that ceiling.
+     */
+    private AdaptiveLimitConfig adaptiveAsBuiltFor(BulkheadConfig winner) {
+        try {
+            return BulkheadConfig.custom()
+                .maxConcurrentCalls(winner.getMaxConcurrentCalls())
+                .adaptive(this.adaptive)
+                .build()
+                .getAdaptive();
+        }
+        catch (IllegalArgumentException ex) {
+            return null;
         }
     }
 

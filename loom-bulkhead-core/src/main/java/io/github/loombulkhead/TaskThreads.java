@@ -27,13 +27,17 @@ final class TaskThreads {
         this.lifecycle = lifecycle;
     }
 
-    /** Starts {@code decorated} under a permit the caller took; gives the permit back if that fails (it never ran). */
+    /**
+     * Starts {@code decorated} under a permit the caller took; if that fails, the permit goes back as the permit of
+     * a task that never ran does ({@link #notRun}): completed, without a sample, so that an executor's completed
+     * count always equals its permitted count.
+     */
     void startHolding(Runnable decorated, Runnable submitted) {
         try {
             start(decorated, submitted);
         }
         catch (RuntimeException | Error ex) {
-            this.bulkhead.releasePermit();
+            this.bulkhead.onComplete(0, 0, -1, Outcome.IGNORED);
             throw ex;
         }
     }

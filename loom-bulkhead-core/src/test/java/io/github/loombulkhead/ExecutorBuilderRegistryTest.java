@@ -79,10 +79,9 @@ class ExecutorBuilderRegistryTest {
 
     @Test
     void equalSettingsBuiltSeparatelyAgree() {
-        java.util.function.Supplier<AdaptiveLimitConfig> adaptive = () -> AdaptiveLimitConfig.custom()
-            .initialLimit(10)
-            .maxLimit(40)
-            .build();
+        // The ceiling is maxConcurrentCalls, not the adaptive config's default max limit of 1,000, and below the
+        // default start of 50: the bulkhead holds the adaptive config adjusted to it.
+        java.util.function.Supplier<AdaptiveLimitConfig> adaptive = () -> AdaptiveLimitConfig.custom().build();
         try (BoundedVirtualExecutor first = BoundedVirtualExecutor.builder("flexible")
             .registry(this.registry)
             .maxConcurrentCalls(40)
@@ -96,6 +95,20 @@ class ExecutorBuilderRegistryTest {
                     .dropClassifier(DropClassifier.of(java.util.List.of(IllegalStateException.class)))
                     .build()) {
             assertThat(second.getBulkhead()).isSameAs(first.getBulkhead());
+        }
+        // A different adaptive limit still conflicts.
+        try (BoundedVirtualExecutor first = BoundedVirtualExecutor.builder("other-flexible")
+            .registry(this.registry)
+            .maxConcurrentCalls(40)
+            .adaptive(adaptive.get())
+            .build()) {
+            assertThatIllegalArgumentException().isThrownBy(() -> BoundedVirtualExecutor.builder("other-flexible")
+                .registry(this.registry)
+                .maxConcurrentCalls(40)
+                .adaptive(AdaptiveLimitConfig.custom().initialLimit(5).build())
+                .build())
+                .withMessageContaining("an adaptive limit, but the registry's existing bulkhead has its own adaptive "
+                        + "limit");
         }
     }
 

@@ -75,7 +75,10 @@ final class AsyncBulkheadCall extends Waiter {
                 call.startThread();
             }
             catch (Throwable ex) {
-                call.giveBack();
+                // Unless a thread the factory started anyway took the call (and with it the permit).
+                if (call.claimed.compareAndSet(false, true)) {
+                    call.giveBack();
+                }
                 call.result.completeExceptionally(ex);
             }
         }
@@ -159,7 +162,8 @@ final class AsyncBulkheadCall extends Waiter {
         }
         catch (Throwable ex) {
             this.result.completeExceptionally(ex);
-            return false;
+            // The permit passes on, unless a thread the factory started anyway took the call with it.
+            return !this.claimed.compareAndSet(false, true);
         }
     }
 

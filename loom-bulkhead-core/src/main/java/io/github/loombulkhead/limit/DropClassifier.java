@@ -72,16 +72,16 @@ public final class DropClassifier {
         return false;
     }
 
-    /** Equal when it names the same types. */
+    /** Equal when it names the same types, in any order. */
     @Override
     public boolean equals(Object other) {
-        return this == other || (other instanceof DropClassifier that && this.types.equals(that.types)
-                && this.typeNames.equals(that.typeNames));
+        return this == other || (other instanceof DropClassifier that
+                && Set.copyOf(this.types).equals(Set.copyOf(that.types)) && this.typeNames.equals(that.typeNames));
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(this.types, this.typeNames);
+        return Objects.hash(Set.copyOf(this.types), this.typeNames);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.github.loombulkhead.BulkheadConfig;
@@ -28,6 +29,8 @@ class AsyncBulkheadEdgeTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final PendingSource pendingSource = new PendingSource();
+
+    private Calls calls;
 
     private final BulkheadRegistry registry = BulkheadRegistry.builder()
         .config("x", BulkheadConfig.custom().maxConcurrentCalls(2).maxWaitDuration(Duration.ofSeconds(5)).build())
@@ -72,6 +75,7 @@ class AsyncBulkheadEdgeTest {
         }))) {
             io.github.loombulkhead.Bulkhead bulkhead = this.registry.bulkhead("x");
             CompletableFuture<String> call = context.getBean(Calls.class).value("v");
+            this.calls = context.getBean(Calls.class);
             assertThat(call).failsWithin(WAIT)
                 .withThrowableOfType(ExecutionException.class)
                 .havingCause()
@@ -79,6 +83,7 @@ class AsyncBulkheadEdgeTest {
             later.countDown();
             handedOver.get(10, TimeUnit.SECONDS);
             assertNeverRan(bulkhead);
+            assertThat(this.calls.valueCalls()).as("the method never ran").isZero();
             // Both permits are free: a second give-back would have thrown or freed someone else's.
             assertThat(bulkhead.tryAcquirePermit()).isTrue();
             assertThat(bulkhead.tryAcquirePermit()).isTrue();
@@ -175,8 +180,16 @@ class AsyncBulkheadEdgeTest {
 
     public static class Calls {
 
+        private final AtomicInteger values = new AtomicInteger();
+
+        /** Read through a method: the bean is a class-based proxy whose own fields are unused. */
+        public int valueCalls() {
+            return this.values.get();
+        }
+
         @io.github.loombulkhead.annotation.Bulkhead("x")
         public CompletableFuture<String> value(String value) {
+            this.values.incrementAndGet();
             return CompletableFuture.completedFuture(value);
         }
 

@@ -166,6 +166,9 @@ final class RequestPermit extends Waiter implements AsyncListener {
     @Override
     protected boolean onPermit(long waitNanos) {
         if (!this.state.compareAndSet(WAITING, GRANTED)) {
+            // Only release() moves a waiting request on without taking it out of the queue: it ended as the queue
+            // chose it for this permit, which now passes on. It left without running.
+            this.ending.withdrawn(Reason.REQUEST_ENDED);
             return false;
         }
         awaitCheck();

@@ -100,6 +100,21 @@ class RequestPermitTest {
     }
 
     @Test
+    void requestThatEndsAsTheQueueChoosesItCountsAsWithdrawnOnce() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        RecordingAsyncContext async = new RecordingAsyncContext();
+        RequestPermit ended = waiting(async, null, Reason.REQUEST_ENDED);
+        // The container's end, after the queue took the request out for a grant (its withdraw failed).
+        ended.release(null, null);
+        this.bulkhead.releasePermit();
+        assertThat(this.withdrawn).hasValue(1);
+        assertThat(async.dispatches).isZero();
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+        assertThat(this.bulkhead.getPermittedCount()).isEqualTo(1);
+        assertThat(this.bulkhead.getRejectedCount()).isZero();
+    }
+
+    @Test
     void permitFollowsTheRequestIntoANewAsyncCycle() throws Exception {
         assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
         RequestPermit permit = RequestPermit.running(this.bulkhead);

@@ -68,7 +68,7 @@ final class ExecutorSettings {
         conflict(conflicts, "queueCapacity", this.queueCapacity, winner.getQueueCapacity(), source);
         conflict(conflicts, "maxWaitDuration", this.maxWaitDuration, winner.getMaxWaitDuration(), source);
         conflict(conflicts, "fair", this.fair, winner.isFair(), source);
-        if (this.adaptive != null && !this.adaptive.equals(winner.getAdaptive())
+        if (this.adaptive != null
                 && (winner.getAdaptive() == null || !winner.getAdaptive().equals(adaptiveAsBuiltFor(winner)))) {
             conflicts.add("an adaptive limit, but " + source + " has "
                     + (winner.isAdaptive() ? "its own adaptive limit" : "a static one"));

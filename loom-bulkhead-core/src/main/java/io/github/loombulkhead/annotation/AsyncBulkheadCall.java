@@ -90,27 +90,33 @@ final class AsyncBulkheadCall extends Waiter {
 
     /**
      * A call that returns without running what {@code decorated} wraps, or throws before, never ran: its permit goes
-     * back and its future fails.
+     * back and its future fails with what was thrown. Only a decorator that throws after the call ran (the future is
+     * the method's then) lets the exception reach the thread's handler.
      */
     private Runnable decorated(Runnable decorated) {
         return () -> {
-            Throwable failure = null;
             try {
                 decorated.run();
             }
             catch (Throwable ex) {
-                failure = ex;
-                throw ex;
-            }
-            finally {
-                if (this.claimed.compareAndSet(false, true)) {
-                    giveBack();
-                    this.result.completeExceptionally((failure != null) ? failure
-                            : new IllegalStateException("Bulkhead '" + this.bulkhead.getName()
-                                    + "': the task decorator returned without running the call"));
+                if (!failUnlessRan(ex)) {
+                    throw ex;
                 }
+                return;
             }
+            failUnlessRan(new IllegalStateException(
+                    "Bulkhead '" + this.bulkhead.getName() + "': the task decorator returned without running the call"));
         };
+    }
+
+    /** Gives the permit back and fails the future with {@code failure} if the call never ran; whether it did so. */
+    private boolean failUnlessRan(Throwable failure) {
+        if (!this.claimed.compareAndSet(false, true)) {
+            return false;
+        }
+        giveBack();
+        this.result.completeExceptionally(failure);
+        return true;
     }
 
     /** Gives back a permit this call held without running. */

@@ -39,4 +39,12 @@ public class BulkheadAnnotationAdvisor extends AbstractPointcutAdvisor {
     public void validate(Class<?> targetClass) {
         this.interceptor.getOperationSource().validate(targetClass);
     }
+
+    /**
+     * Checks that a class-based proxy of {@code targetClass} intercepts every annotated method (none is final).
+     * @throws IllegalStateException naming the first final method and how to fix it
+     */
+    void validateClassProxy(Class<?> targetClass) {
+        this.interceptor.getOperationSource().validateClassProxy(targetClass);
+    }
 }

@@ -59,12 +59,18 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        if (!(bean instanceof AopInfrastructureBean)) {
-            Class<?> targetClass = AopUtils.getTargetClass(bean);
-            if (isEligible(targetClass)) {
-                this.bulkheadAdvisor.validate(targetClass);
-            }
+        if (bean instanceof AopInfrastructureBean) {
+            return super.postProcessAfterInitialization(bean, beanName);
         }
-        return super.postProcessAfterInitialization(bean, beanName);
+        Class<?> targetClass = AopUtils.getTargetClass(bean);
+        boolean eligible = isEligible(targetClass);
+        if (eligible) {
+            this.bulkheadAdvisor.validate(targetClass);
+        }
+        Object proxy = super.postProcessAfterInitialization(bean, beanName);
+        if (eligible && AopUtils.isCglibProxy(proxy)) {
+            this.bulkheadAdvisor.validateClassProxy(targetClass);
+        }
+        return proxy;
     }
 }

@@ -76,6 +76,21 @@ final class BulkheadOperationSource {
         this.validated.put(targetClass, Boolean.TRUE);
     }
 
+    /**
+     * Checks that a class-based proxy of {@code targetClass} can intercept every method a {@code @Bulkhead} applies
+     * to: CGLIB cannot override a final method, so its calls would run unbounded. (A JDK proxy intercepts a final
+     * method through the interface that declares it.)
+     * @throws IllegalStateException naming the first final method
+     */
+    void validateClassProxy(Class<?> targetClass) {
+        for (Method method : BulkheadNameResolver.annotatedMethods(targetClass)) {
+            if (Modifier.isFinal(method.getModifiers())) {
+                throw invalid(method, targetClass, "a class-based (CGLIB) proxy cannot intercept a final method, so "
+                        + "its calls would not be bounded; remove final or the annotation");
+            }
+        }
+    }
+
     private BulkheadOperation resolve(Method method, Class<?> targetClass) {
         String name = BulkheadNameResolver.resolve(method, targetClass);
         if (name == null) {

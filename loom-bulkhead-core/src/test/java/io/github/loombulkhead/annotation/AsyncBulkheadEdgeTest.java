@@ -1,10 +1,13 @@
 package io.github.loombulkhead.annotation;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -37,16 +40,28 @@ class AsyncBulkheadEdgeTest {
         .build();
 
     @Test
-    void aTaskDecoratorThatThrowsFailsTheCallAndGivesItsPermitBack() {
+    void aTaskDecoratorThatThrowsFailsTheCallAndGivesItsPermitBack() throws Exception {
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        ThreadFactory recording = (task) -> {
+            Thread thread = Thread.ofVirtual()
+                .uncaughtExceptionHandler((failed, ex) -> uncaught.add(ex))
+                .unstarted(task);
+            threads.add(thread);
+            return thread;
+        };
         try (AnnotationConfigApplicationContext context = context((task) -> () -> {
             throw new IllegalStateException("decorator broke");
-        })) {
+        }, recording)) {
             CompletableFuture<String> call = context.getBean(Calls.class).value("v");
             assertThat(call).failsWithin(WAIT)
                 .withThrowableOfType(ExecutionException.class)
                 .havingCause()
                 .withMessage("decorator broke");
-            await().atMost(WAIT).untilAsserted(() -> assertNeverRan(this.registry.bulkhead("x")));
+            assertThat(threads).hasSize(1);
+            assertThat(threads.get(0).join(WAIT)).as("the call's thread ended").isTrue();
+            assertNeverRan(this.registry.bulkhead("x"));
+            assertThat(uncaught).as("reported through the future only, not thrown again on the thread").isEmpty();
         }
     }
 
@@ -162,12 +177,19 @@ class AsyncBulkheadEdgeTest {
     }
 
     private AnnotationConfigApplicationContext context(TaskDecorator decorator) {
+        return context(decorator, null);
+    }
+
+    private AnnotationConfigApplicationContext context(TaskDecorator decorator, ThreadFactory threadFactory) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.registerBean(BulkheadRegistry.class, () -> this.registry);
         context.registerBean(BulkheadAnnotationBeanPostProcessor.class, () -> {
             BulkheadAnnotationBeanPostProcessor postProcessor = new BulkheadAnnotationBeanPostProcessor(this.registry);
             if (decorator != null) {
                 postProcessor.setTaskDecorator(decorator);
+            }
+            if (threadFactory != null) {
+                postProcessor.setThreadFactory(threadFactory);
             }
             return postProcessor;
         });

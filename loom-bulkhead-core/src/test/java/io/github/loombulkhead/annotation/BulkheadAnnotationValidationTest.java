@@ -84,6 +84,27 @@ class BulkheadAnnotationValidationTest {
     }
 
     @Test
+    void aFinalMethodOfAClassBasedProxyFailsStartup() {
+        assertStartupFails(FinalMethod.class, "FinalMethod.call()", "cannot intercept a final method",
+                "remove final");
+    }
+
+    @Test
+    void aFinalMethodUnderATypeAnnotationFailsStartup() {
+        assertStartupFails(TypeWithFinalMethod.class, "TypeWithFinalMethod.last()",
+                "cannot intercept a final method");
+    }
+
+    @Test
+    void aFinalMethodReachedThroughAnInterfaceProxyIsBounded() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        try (AnnotationConfigApplicationContext context = context(registry, FinalBehindInterface.class)) {
+            assertThat(context.getBean(Greeter.class).greet()).isEqualTo("hello");
+            assertThat(registry.bulkhead("greeter").getCompletedCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void unrelatedInterfacesWithDifferentNamesFailStartup() {
         assertStartupFails(TwoInterfaces.class, "TwoInterfaces.call()", "unrelated interfaces",
                 "'left'", "'right'", "annotate the implementing class or method");
@@ -262,6 +283,40 @@ class BulkheadAnnotationValidationTest {
         @Bulkhead("private")
         private void hidden() {
             Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static class FinalMethod {
+
+        @Bulkhead("final")
+        public final void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    @Bulkhead("type")
+    static class TypeWithFinalMethod {
+
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+
+        public final void last() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    interface Greeter {
+
+        String greet();
+    }
+
+    static class FinalBehindInterface implements Greeter {
+
+        @Override
+        @Bulkhead("greeter")
+        public final String greet() {
+            return "hello";
         }
     }
 

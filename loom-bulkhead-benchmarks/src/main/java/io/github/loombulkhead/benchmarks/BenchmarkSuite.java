@@ -91,6 +91,11 @@ public final class BenchmarkSuite {
                         + ", --out=DIR, --docs=FILE, --command=TEXT");
             }
         }
+        if (docs != null && !parts.equals(new LinkedHashSet<>(PARTS))) {
+            throw new IllegalArgumentException("--docs replaces the whole results section of " + docs
+                    + " and would drop the tables of the parts --only leaves out; run every part with --docs, or "
+                    + "leave --docs out and copy the tables from " + out.resolve("benchmarks.md"));
+        }
         String markdown = new BenchmarkSuite(settings, parts, out).run(command);
         if (docs != null) {
             MarkdownReport.writeInto(docs, markdown);

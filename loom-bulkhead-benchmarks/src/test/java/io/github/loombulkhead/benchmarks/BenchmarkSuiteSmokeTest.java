@@ -19,10 +19,12 @@ import io.github.loombulkhead.benchmarks.memory.WaitingTaskMemory;
 import io.github.loombulkhead.benchmarks.report.JmhResults;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Runs the whole suite once, tiny and in this JVM (JMH without forks, harnesses in-process), and checks that
@@ -37,6 +39,17 @@ class BenchmarkSuiteSmokeTest {
     @BeforeAll
     static void runSuite() throws Exception {
         markdown = BenchmarkSuite.run(SuiteSettings.smoke(), Set.copyOf(BenchmarkSuite.PARTS), OUT, "smoke test");
+    }
+
+    @Test
+    void docsWithOnlySomePartsIsRefusedBeforeAnythingRuns(@TempDir Path docsDir) throws Exception {
+        Path docs = docsDir.resolve("benchmarks.md");
+        Files.writeString(docs, "kept");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> BenchmarkSuite.main(new String[] { "--only=adaptive", "--docs=" + docs }))
+            .withMessageContaining("--docs replaces the whole results section")
+            .withMessageContaining("run every part with --docs");
+        assertThat(Files.readString(docs)).isEqualTo("kept");
     }
 
     @Test

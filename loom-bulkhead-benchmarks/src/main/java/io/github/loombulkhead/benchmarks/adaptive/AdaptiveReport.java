@@ -20,32 +20,37 @@ public final class AdaptiveReport {
             .append("): every algorithm sees the same arrivals and service times (Netflix's Vegas also draws its own ")
             .append("probe jitter from ThreadLocalRandom, so its row moves a little from run to run)._\n\n");
         out.append("| scenario | algorithm | goodput | p99 / unloaded p99 | settled in [C, 1.25 C] after | "
-                + "limit σ / C | drift / C | mean limit / C | timed out |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "limit σ / C | drift / C | mean limit / C | timed out | rejected |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         String previous = null;
         for (SimulationResult r : results.scenarios()) {
             String scenario = r.scenario().equals(previous) ? "" : r.scenario();
             previous = r.scenario();
             String name = r.contender().startsWith("loom") ? "**" + r.contender() + "**" : r.contender();
-            out.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %.2f | %s | %.3f | %+.3f | %.2f | %,d |%n",
+            out.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %.2f | %s | %.3f | %+.3f | %.2f | %,d | %,d |%n",
                     scenario, name, r.goodput(), r.p99Ratio(), settle(r.settleSeconds()), r.limitSpread(), r.drift(),
-                    r.meanLimit(), r.timeouts()));
+                    r.meanLimit(), r.timeouts(), r.rejected()));
         }
         if (!results.bursts().isEmpty()) {
             out.append("\nThe sample's scenarios: every call arrives at once and may wait 60 s for a permit; the bound is "
                     + "Little's law (calls / capacity × service time, piecewise when the capacity changes; a drop counts "
                     + "one service time late, as busy workers finish their call). The last row of each is a limit told "
-                    + "the callee's workers at every moment: what the scenario costs by itself.\n\n");
-            out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out |\n");
-            out.append("|---|---|---:|---:|---:|---:|\n");
+                    + "the callee's workers at every moment: what the scenario costs by itself. A run ends after 60 s: "
+                    + "calls still waiting or running then never finished, and that burst was not done.\n\n");
+            out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out | never finished |\n");
+            out.append("|---|---|---:|---:|---:|---:|---:|\n");
             previous = null;
             for (BurstResult r : results.bursts()) {
                 String scenario = r.scenario().equals(previous) ? ""
                         : String.format(Locale.ROOT, "%s (bound %.2f s)", r.scenario(), r.boundSeconds());
                 previous = r.scenario();
                 String name = r.contender().startsWith("loom") ? "**" + r.contender() + "**" : r.contender();
-                out.append(String.format(Locale.ROOT, "| %s | %s | %.2f s | %.2f× | %,d | %,d |%n", scenario, name,
-                        r.seconds(), r.seconds() / r.boundSeconds(), r.succeeded(), r.dropped()));
+                String done = r.isDone() ? String.format(Locale.ROOT, "%.2f s | %.2f×", r.seconds(),
+                        r.seconds() / r.boundSeconds())
+                        : String.format(Locale.ROOT, "not done at %.0f s | > %.2f×", r.seconds(),
+                                r.seconds() / r.boundSeconds());
+                out.append(String.format(Locale.ROOT, "| %s | %s | %s | %,d | %,d | %,d |%n", scenario, name, done,
+                        r.succeeded(), r.dropped(), r.rejected() + r.unfinished()));
             }
         }
         return out.toString();

@@ -83,6 +83,7 @@ final class LimitSimulation {
         long end = this.scenario.duration().toNanos();
         if (this.scenario.burst() > 0) {
             for (int i = 0; i < this.scenario.burst(); i++) {
+                this.trace.arrival(0);
                 this.waiting.add(new Call(0, serviceTime()));
             }
         }
@@ -116,6 +117,7 @@ final class LimitSimulation {
         double rate = this.scenario.offeredLoad() * this.scenario.workers() / this.callee.serviceTime().toNanos();
         long gap = (long) (-Math.log(1 - this.arrivals.nextDouble()) / rate);
         schedule(this.now + Math.max(1, gap), ARRIVAL, null);
+        this.trace.arrival(this.now);
         this.waiting.add(new Call(this.now, serviceTime()));
         admit();
     }
@@ -138,7 +140,7 @@ final class LimitSimulation {
             Call head = this.waiting.peek();
             if (this.now - head.arrivalNanos > maxWait) {
                 this.waiting.poll();
-                this.trace.rejected++;
+                this.trace.rejection(this.now);
                 continue;
             }
             if (this.inflight >= this.limit.limit()) {

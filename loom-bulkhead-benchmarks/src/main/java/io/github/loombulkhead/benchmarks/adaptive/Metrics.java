@@ -14,12 +14,13 @@ final class Metrics {
         long to = scenario.reportUntil().toNanos();
         int capacity = scenario.phaseWorkers();
         double serviceNanos = callee.serviceTime().toNanos();
-        double offeredPerNano = scenario.offeredLoad() * scenario.workers() / serviceNanos;
-        double achievable = 0;
+        double capacityCalls = 0;
         for (long t = from; t < to; t += trace.tickNanos) {
-            double capacityPerNano = scenario.workersAt(t) / serviceNanos;
-            achievable += Math.min(offeredPerNano, capacityPerNano) * trace.tickNanos;
+            capacityCalls += scenario.workersAt(t) / serviceNanos * trace.tickNanos;
         }
+        // The calls that arrived, not the mean arrival rate: a light load that happened to bring more calls than its
+        // mean must not score above 1.
+        double achievable = Math.min(trace.arrivalsBetween(from, to), capacityCalls);
         long successes = 0;
         long drops = 0;
         long[] latencies = new long[trace.calls];
@@ -56,14 +57,15 @@ final class Metrics {
                 : settle(trace, phaseStart, to, capacity);
         return new SimulationResult(scenario.name(), contender.label(), capacity, successes / achievable,
                 (double) p99 / callee.unloadedP99Nanos(), settle, spread / capacity, drift, mean / capacity, drops,
-                trace.rejected);
+                trace.rejectionsBetween(from, to));
     }
 
     /**
      * Seconds from the phase start until the limit's moving average over {@value #SETTLE_AVERAGE_MILLIS} ms enters
-     * [C, 1.25 C] and stays there for the rest of the phase; infinity when it is outside at the end.
+     * [C, 1.25 C] and stays there for the rest of the phase; infinity when it is outside at the end, or entered the
+     * band less than one averaging window before the end (a limit that only touched the band settled nowhere).
      */
-    private static double settle(Trace trace, long phaseStart, long to, int capacity) {
+    static double settle(Trace trace, long phaseStart, long to, int capacity) {
         int first = (int) (phaseStart / trace.tickNanos);
         int last = (int) Math.min(trace.ticks, to / trace.tickNanos);
         int window = (int) Math.max(1, SETTLE_AVERAGE_MILLIS * 1_000_000 / trace.tickNanos);
@@ -79,7 +81,8 @@ final class Metrics {
                 settledFrom = i + 1;
             }
         }
-        return (settledFrom >= last) ? Double.POSITIVE_INFINITY : (settledFrom - first) * trace.tickNanos / 1e9;
+        return (last - settledFrom < window) ? Double.POSITIVE_INFINITY
+                : (settledFrom - first) * trace.tickNanos / 1e9;
     }
 
     /** The moving average the settling time looks at: ten RTTs of the standard callee, about one sawtooth cycle. */

@@ -2,7 +2,10 @@ package io.github.loombulkhead.benchmarks.adaptive;
 
 import java.util.Arrays;
 
-/** What one simulation recorded: the limit at every tick and every admitted call's end, latency and outcome. */
+/**
+ * What one simulation recorded: the limit at every tick, every admitted call's end, latency and outcome, and when
+ * calls arrived and were rejected.
+ */
 final class Trace {
 
     final long tickNanos;
@@ -19,7 +22,13 @@ final class Trace {
 
     int calls;
 
-    long rejected;
+    long[] arrivals = new long[4096];
+
+    int arrived;
+
+    long[] rejections = new long[64];
+
+    int rejected;
 
     Trace(long tickNanos) {
         this.tickNanos = tickNanos;
@@ -42,5 +51,39 @@ final class Trace {
         this.latencies[this.calls] = latency;
         this.succeeded[this.calls] = success;
         this.calls++;
+    }
+
+    void arrival(long at) {
+        if (this.arrived == this.arrivals.length) {
+            this.arrivals = Arrays.copyOf(this.arrivals, this.arrived * 2);
+        }
+        this.arrivals[this.arrived++] = at;
+    }
+
+    void rejection(long at) {
+        if (this.rejected == this.rejections.length) {
+            this.rejections = Arrays.copyOf(this.rejections, this.rejected * 2);
+        }
+        this.rejections[this.rejected++] = at;
+    }
+
+    /** Arrivals in [from, to). */
+    long arrivalsBetween(long from, long to) {
+        return countBetween(this.arrivals, this.arrived, from, to);
+    }
+
+    /** Rejections in [from, to). */
+    long rejectionsBetween(long from, long to) {
+        return countBetween(this.rejections, this.rejected, from, to);
+    }
+
+    private static long countBetween(long[] times, int count, long from, long to) {
+        long n = 0;
+        for (int i = 0; i < count; i++) {
+            if (times[i] >= from && times[i] < to) {
+                n++;
+            }
+        }
+        return n;
     }
 }

@@ -6,8 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -44,6 +46,19 @@ public final class ClusterPermitsBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        int status = 0;
+        try {
+            measure(args);
+        }
+        catch (Throwable ex) {
+            ex.printStackTrace();
+            status = 1;
+        }
+        // Lettuce and Redisson leave non-daemon threads behind, also after a failure; redis-server is stopped by now.
+        System.exit(status);
+    }
+
+    private static void measure(String[] args) throws Exception {
         int calls = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
         int seconds = (args.length > 1) ? Integer.parseInt(args[1]) : 5;
         try (RedisProcess redis = new RedisProcess()) {
@@ -104,8 +119,6 @@ public final class ClusterPermitsBenchmark {
                 permitsPerSecond(redis.port, seconds);
             }
         }
-        // Lettuce and Redisson leave non-daemon threads behind; redis-server is stopped by now.
-        System.exit(0);
     }
 
     private static void permitsPerSecond(int port, int seconds) throws Exception {
@@ -163,10 +176,10 @@ public final class ClusterPermitsBenchmark {
     private static Throughput clusterThroughput(int port, int count, int seconds) throws Exception {
         String prefix = "throughput-" + UUID.randomUUID();
         List<Process> processes = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            processes.add(new Process(port, prefix, ClusterConfig.ofDefaults()));
-        }
         try {
+            for (int i = 0; i < count; i++) {
+                processes.add(new Process(port, prefix, ClusterConfig.ofDefaults()));
+            }
             AtomicInteger inUse = new AtomicInteger();
             AtomicInteger maxInUse = new AtomicInteger();
             long syncsBefore = processes.stream().mapToLong((p) -> p.cluster.getRenewalCount()).sum();
@@ -188,13 +201,13 @@ public final class ClusterPermitsBenchmark {
         String name = "throughput-" + UUID.randomUUID();
         List<RedissonClient> clients = new ArrayList<>();
         List<RPermitExpirableSemaphore> semaphores = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            RedissonClient client = redisson(port);
-            clients.add(client);
-            semaphores.add(client.getPermitExpirableSemaphore(name));
-        }
-        semaphores.get(0).trySetPermits(LIMIT);
         try {
+            for (int i = 0; i < count; i++) {
+                RedissonClient client = redisson(port);
+                clients.add(client);
+                semaphores.add(client.getPermitExpirableSemaphore(name));
+            }
+            semaphores.get(0).trySetPermits(LIMIT);
             AtomicInteger inUse = new AtomicInteger();
             AtomicInteger maxInUse = new AtomicInteger();
             long permits = drive(count, seconds, (process) -> {
@@ -210,21 +223,29 @@ public final class ClusterPermitsBenchmark {
         }
     }
 
-    /** Runs {@code 2 * LIMIT} callers spread over {@code processes} for {@code seconds}; returns the calls made. */
+    /**
+     * Runs {@code 2 * LIMIT} callers spread over {@code processes} for {@code seconds}; returns the calls made.
+     * @throws ExecutionException the first caller's failure (a Redis error, a permit not granted in time): a caller
+     * that stopped early would only lower the figure
+     */
     private static long drive(int processes, int seconds, ProcessCall call) throws Exception {
         LongAdder done = new LongAdder();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+        List<Future<Void>> callers = new ArrayList<>();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 2 * LIMIT; i++) {
                 int process = i % processes;
-                callers.submit(() -> {
+                callers.add(executor.submit(() -> {
                     while (System.nanoTime() < end) {
                         call.run(process);
                         done.increment();
                     }
                     return null;
-                });
+                }));
             }
+        }
+        for (Future<Void> caller : callers) {
+            caller.get();
         }
         return done.sum();
     }

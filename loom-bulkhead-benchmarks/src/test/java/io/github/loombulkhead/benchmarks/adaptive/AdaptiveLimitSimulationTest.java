@@ -124,6 +124,65 @@ class AdaptiveLimitSimulationTest {
     }
 
     @Test
+    void aBurstNotDoneWhenTheRunEndsSaysSoAndCountsTheCallsLeft() {
+        // Ten at a time, exactly 300 ms each: six rounds end by 1.8 s, the seventh is still running at 2 s.
+        CalleeModel exact = CALLEE.withServiceSpread(0).withMaxWait(Duration.ofSeconds(60));
+        Scenario burst = Scenario.burst("100 calls", 100, 200, List.of(), Duration.ofSeconds(2));
+        BurstResult result = BurstResult.of(burst, exact, "ten",
+                LimitSimulation.run(burst, exact, new FixedLimit(10), AdaptiveLimitSimulation.SEED));
+        assertThat(result.isDone()).isFalse();
+        assertThat(result.succeeded()).isEqualTo(60);
+        assertThat(result.unfinished()).isEqualTo(40);
+        assertThat(result.rejected()).isZero();
+        assertThat(result.seconds()).isEqualTo(2.0);
+        String markdown = AdaptiveReport.render(new AdaptiveResults("c", "d", List.of(), List.of(result)));
+        assertThat(markdown).contains("| 100 calls (bound 0.15 s) | ten | not done at 2 s | > 13.33× | 60 | 0 | 40 |");
+    }
+
+    @Test
+    void aBurstWhoseCallsWereRejectedIsDoneAndCountsThem() {
+        // Ten at a time; the calls still waiting after the 1 s max wait are rejected: 40 ran, 60 never did.
+        CalleeModel exact = CALLEE.withServiceSpread(0);
+        Scenario burst = Scenario.burst("100 calls", 100, 200, List.of(), Duration.ofSeconds(2));
+        BurstResult result = BurstResult.of(burst, exact, "ten",
+                LimitSimulation.run(burst, exact, new FixedLimit(10), AdaptiveLimitSimulation.SEED));
+        assertThat(result.isDone()).isTrue();
+        assertThat(result.succeeded()).isEqualTo(40);
+        assertThat(result.rejected()).isEqualTo(60);
+        assertThat(result.unfinished()).isZero();
+        assertThat(result.seconds()).isCloseTo(1.2, within(1e-9));
+    }
+
+    @Test
+    void aLimitThatEntersTheBandLessThanOneAverageBeforeTheEndHasNotSettled() {
+        // 10 ms ticks, a 3 s average: 270 then 200 enters [200, 250] 0.86 s after the switch.
+        assertThat(Metrics.settle(limits(700, 270, 300, 200), 0, Duration.ofSeconds(10).toNanos(), 200))
+            .as("in the band for the last 2.15 s only")
+            .isInfinite();
+        assertThat(Metrics.settle(limits(500, 270, 500, 200), 0, Duration.ofSeconds(10).toNanos(), 200))
+            .as("in the band for the last 4.15 s")
+            .isCloseTo(5.85, within(1e-9));
+    }
+
+    private static Trace limits(int ticks, int limit, int thenTicks, int thenLimit) {
+        Trace trace = new Trace(Duration.ofMillis(10).toNanos());
+        for (int i = 0; i < ticks; i++) {
+            trace.tick(limit);
+        }
+        for (int i = 0; i < thenTicks; i++) {
+            trace.tick(thenLimit);
+        }
+        return trace;
+    }
+
+    private record FixedLimit(int limit) implements SimulatedLimit {
+
+        @Override
+        public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+        }
+    }
+
+    @Test
     void aLimitToldTheCapacityLosesNothingInTheSamplesScenarios() {
         CalleeModel patient = CALLEE.withMaxWait(Duration.ofSeconds(60));
         for (Scenario burst : AdaptiveLimitSimulation.bursts()) {

@@ -1,5 +1,6 @@
 package io.github.loombulkhead.sample;
 
+import io.github.loombulkhead.sample.launch.ExitWithParent;
 import io.github.loombulkhead.sample.launch.NativeMemoryTrackingRelauncher;
 
 import org.springframework.boot.SpringApplication;
@@ -24,7 +25,7 @@ public class LoomBulkheadSampleApplication {
 
     public static void main(String[] args) {
         SpringApplication application = new SpringApplication(LoomBulkheadSampleApplication.class);
-        application.addListeners(new NativeMemoryTrackingRelauncher());
+        application.addListeners(new ExitWithParent(), new NativeMemoryTrackingRelauncher());
         ConfigurableApplicationContext context = application.run(args);
         SampleProperties properties = context.getBean(SampleProperties.class);
         if ((properties.isCompare() || properties.isServerCompare()) && properties.role() == SampleProperties.Role.CALLER) {

@@ -1,5 +1,6 @@
 package io.github.loombulkhead.sample.client;
 
+import java.net.ConnectException;
 import java.time.Duration;
 
 import io.github.loombulkhead.sample.CapacitySchedule;
@@ -12,6 +13,9 @@ import org.springframework.web.client.RestClientException;
 
 /** The calls a mode makes, and the housekeeping between modes: waiting for an idle callee, a fresh pool. */
 public final class CalleeCalls {
+
+    /** Refused status requests in a row, 50 ms apart, after which the callee counts as gone. */
+    private static final int REFUSED_BEFORE_GIVING_UP = 40;
 
     private final SlowApi api;
 
@@ -72,22 +76,33 @@ public final class CalleeCalls {
     public void awaitIdleCallee(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         int idleInARow = 0;
+        int refusedInARow = 0;
         CalleeStatus last = null;
+        RestClientException lastError = null;
         while (System.nanoTime() < deadline) {
             try {
                 last = this.api.status();
+                refusedInARow = 0;
                 idleInARow = last.idle() ? idleInARow + 1 : 0;
                 if (idleInARow == 2) {
                     return;
                 }
             }
             catch (RestClientException ex) {
-                // A status request queued behind leftovers can time out; ask again.
+                // A status request queued behind leftovers can time out; ask again. A callee that refuses
+                // connections for a while has ended: waiting out the timeout would only hide that.
+                lastError = ex;
                 idleInARow = 0;
+                refusedInARow = (ex.getMostSpecificCause() instanceof ConnectException) ? refusedInARow + 1 : 0;
+                if (refusedInARow == REFUSED_BEFORE_GIVING_UP) {
+                    throw new IllegalStateException("The callee refuses connections (" + ex.getMostSpecificCause()
+                            + "); it has ended or stopped listening. See its log.", ex);
+                }
             }
             pause();
         }
-        throw new IllegalStateException("The callee did not become idle within " + timeout + "; last status: " + last);
+        throw new IllegalStateException("The callee did not become idle within " + timeout + "; last status: " + last
+                + ((lastError != null) ? "; last error: " + lastError.getMostSpecificCause() : ""), lastError);
     }
 
     /** Closes pooled connections so that the next mode starts from an empty pool, as the first one did. */

@@ -2,6 +2,7 @@ package io.github.loombulkhead.sample.compare;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -93,21 +94,32 @@ public final class ModeRunner {
      * @throws SampleArgumentException naming the mode that cannot run and why
      */
     public void checkRunnable(List<Mode> modes) {
-        for (Mode mode : List.of(Mode.LOOM_BULKHEAD_HTTP, Mode.LOOM_BULKHEAD_ADAPTIVE, Mode.LOOM_BULKHEAD_CLUSTER)) {
-            if (modes.contains(mode)) {
-                try {
-                    switch (mode) {
-                        case LOOM_BULKHEAD_HTTP -> this.modes.httpBulkhead();
-                        case LOOM_BULKHEAD_ADAPTIVE -> this.modes.adaptiveBulkhead();
-                        default -> this.modes.clusterBulkhead();
-                    }
-                }
-                catch (IllegalStateException ex) {
-                    throw new SampleArgumentException("loom.sample.modes contains " + mode + ", which cannot run: "
-                            + ex.getMessage() + ". Leave the mode out or "
-                            + ((mode == Mode.LOOM_BULKHEAD_CLUSTER) ? "give it Redis." : "turn the starter on."));
+        for (Mode mode : modes) {
+            whyNotRunnable(mode).ifPresent((reason) -> {
+                throw new SampleArgumentException(
+                        "loom.sample.modes contains " + mode + ", which cannot run: " + reason + " Or leave the mode out.");
+            });
+        }
+    }
+
+    /**
+     * Why {@code mode} cannot run in this application (the starter is off, or Redis is missing) and what to set, if
+     * it cannot.
+     */
+    public Optional<String> whyNotRunnable(Mode mode) {
+        try {
+            switch (mode) {
+                case LOOM_BULKHEAD_HTTP -> this.modes.httpBulkhead();
+                case LOOM_BULKHEAD_ADAPTIVE -> this.modes.adaptiveBulkhead();
+                case LOOM_BULKHEAD_CLUSTER -> this.modes.clusterBulkhead();
+                default -> {
+                    // Every other mode needs nothing but the callee.
                 }
             }
+            return Optional.empty();
+        }
+        catch (IllegalStateException ex) {
+            return Optional.of(ex.getMessage() + ".");
         }
     }
 

@@ -25,12 +25,23 @@ public final class ChildProcess implements AutoCloseable {
 
     private final Thread shutdownHook;
 
-    /** Watches {@code process}; {@code name} names the shutdown hook's thread. */
+    /**
+     * Watches {@code process}; {@code name} names the shutdown hook's thread.
+     * @throws ProcessStartException when this JVM is shutting down already: the process is killed at once, since no
+     * shutdown hook could stop it any more
+     */
     public ChildProcess(Process process, String name, Duration grace) {
         this.process = process;
         this.grace = grace;
         this.shutdownHook = new Thread(this::stop, name + "-stopper");
-        Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+        try {
+            Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+        }
+        catch (IllegalStateException ex) {
+            process.destroyForcibly();
+            throw new ProcessStartException(name + " (pid " + process.pid() + ") was started while the sample was "
+                    + "shutting down and has been stopped", "Nothing to do: the sample is ending.");
+        }
     }
 
     /** Stops the process and waits for it to end. */

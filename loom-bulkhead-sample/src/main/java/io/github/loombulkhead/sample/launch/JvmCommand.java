@@ -51,13 +51,30 @@ public final class JvmCommand {
         return command;
     }
 
-    /** The options this JVM was started with, without a debugger agent (its port would clash). */
+    /**
+     * The options this JVM was started with, without those that open a port (a debugger agent, remote JMX: the
+     * port would clash) and without the parent process this JVM watches.
+     */
     public static List<String> currentJvmArguments() {
-        return ManagementFactory.getRuntimeMXBean()
-            .getInputArguments()
-            .stream()
-            .filter((argument) -> !argument.startsWith("-agentlib:jdwp") && !argument.startsWith("-Xrunjdwp"))
+        return reusable(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    }
+
+    /** {@code jvmArguments} without those a second JVM must not repeat; see {@link #currentJvmArguments()}. */
+    static List<String> reusable(List<String> jvmArguments) {
+        return jvmArguments.stream()
+            .filter((argument) -> !argument.startsWith("-agentlib:jdwp") && !argument.startsWith("-Xrunjdwp")
+                    && !argument.startsWith("-Dcom.sun.management.jmxremote.port=")
+                    && !argument.startsWith("-Dcom.sun.management.jmxremote.rmi.port=")
+                    && !argument.startsWith("-D" + ExitWithParent.PROPERTY + "="))
             .toList();
+    }
+
+    /** {@code jvmArguments} and the option that makes the child JVM end when this one does. */
+    public static List<String> exitingWithThisJvm(List<String> jvmArguments) {
+        List<String> all = new ArrayList<>(jvmArguments);
+        all.removeIf((argument) -> argument.startsWith("-D" + ExitWithParent.PROPERTY + "="));
+        all.add("-D" + ExitWithParent.PROPERTY + "=" + ProcessHandle.current().pid());
+        return all;
     }
 
     private static @Nullable String executableJar() {
@@ -66,8 +83,15 @@ public final class JvmCommand {
         if (!location.startsWith(NESTED_JAR)) {
             return null;
         }
+        return jarPath(location);
+    }
+
+    /** The file path of the jar in a nested-jar location such as {@code jar:nested:/a%20b/app.jar/!BOOT-INF/...}. */
+    static String jarPath(String location) {
         String path = location.substring(NESTED_JAR.length());
         int end = path.indexOf("/!");
-        return URLDecoder.decode((end >= 0) ? path.substring(0, end) : path, StandardCharsets.UTF_8);
+        // Percent-decoding only: a '+' in a URL path is a plus, not a space as in a form.
+        String encoded = (end >= 0) ? path.substring(0, end) : path;
+        return URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 }

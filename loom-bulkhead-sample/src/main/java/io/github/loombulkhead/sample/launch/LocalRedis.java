@@ -51,9 +51,15 @@ public final class LocalRedis implements AutoCloseable {
                 "Set spring.data.redis.host and spring.data.redis.port to a running Redis."));
         List<String> command = List.of(binary, "--port", Integer.toString(port), "--bind", LOOPBACK.getHostAddress(),
                 "--save", "", "--appendonly", "no");
-        Process process;
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
+        }
+        catch (IOException ex) {
+            throw new ProcessStartException("Could not create the directory of redis-server's log " + log + ": "
+                    + ex.getMessage(), "Choose a writable --loom.sample.report-dir.");
+        }
+        Process process;
+        try {
             process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         }
         catch (IOException ex) {

@@ -28,23 +28,24 @@ public class NativeMemoryTrackingRelauncher implements ApplicationListener<Appli
         boolean compare = SampleProperties.RUN_COMPARE.equals(environment.getProperty("loom.sample.run"))
                 && !"callee".equalsIgnoreCase(environment.getProperty("loom.sample.role", "caller"));
         if (Boolean.getBoolean(RELAUNCHED)) {
-            exitWithParent();
             return;
         }
         if (!compare || NativeMemoryTracking.isEnabledInThisJvm()) {
             return;
         }
-        List<String> jvmArguments = new ArrayList<>(JvmCommand.currentJvmArguments());
+        // The restarted JVM ends (running its shutdown hooks) should this one be killed.
+        List<String> jvmArguments = new ArrayList<>(JvmCommand.exitingWithThisJvm(JvmCommand.currentJvmArguments()));
         jvmArguments.add("-XX:NativeMemoryTracking=summary");
         jvmArguments.add("-D" + RELAUNCHED + "=true");
         List<String> command = JvmCommand.application(jvmArguments, List.of(event.getArgs()));
         System.out.println("Restarting with -XX:NativeMemoryTracking=summary to measure native thread-stack memory");
-        System.exit(runToEnd(command));
-    }
-
-    /** The restarted JVM ends (running its shutdown hooks) should the JVM that started it be killed. */
-    private static void exitWithParent() {
-        ProcessHandle.current().parent().ifPresent((parent) -> parent.onExit().thenRun(() -> System.exit(130)));
+        int exitCode = runToEnd(command);
+        if (exitCode != 0) {
+            System.err.println("The JVM restarted with -XX:NativeMemoryTracking=summary exited with code " + exitCode
+                    + ". If it could not start (an option it inherited, such as an agent's port, was taken), start "
+                    + "the sample with -XX:NativeMemoryTracking=summary yourself: it then runs in this JVM.");
+        }
+        System.exit(exitCode);
     }
 
     private static int runToEnd(List<String> command) {

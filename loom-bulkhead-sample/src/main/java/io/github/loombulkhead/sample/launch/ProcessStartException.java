@@ -2,7 +2,10 @@ package io.github.loombulkhead.sample.launch;
 
 import org.springframework.boot.ExitCodeGenerator;
 
-/** A process the comparison needs besides the callee (redis-server, a replica) could not start; says why and what to do. */
+/**
+ * A process the comparison needs besides the callee (redis-server, a replica, a front server) could not start; says
+ * why and what to do.
+ */
 public class ProcessStartException extends RuntimeException implements ExitCodeGenerator {
 
     /** Process exit code when such a process could not be started. */

@@ -66,8 +66,9 @@ final class ApacheBench {
         List<String> command = new ArrayList<>(List.of(this.binary, "-r", "-l", "-q", "-s",
                 Integer.toString(timeoutSeconds), "-n", Integer.toString(requests), "-c",
                 Integer.toString(concurrency), url));
+        Process process = null;
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int exit = process.waitFor();
             if (exit != 0 || !COMPLETE.matcher(out).find()) {
@@ -80,6 +81,7 @@ final class ApacheBench {
             throw new IllegalStateException("Could not run " + String.join(" ", command) + ": " + ex.getMessage(), ex);
         }
         catch (InterruptedException ex) {
+            process.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while ab was running", ex);
         }

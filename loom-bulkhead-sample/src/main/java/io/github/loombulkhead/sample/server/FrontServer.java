@@ -11,6 +11,7 @@ import java.util.List;
 
 import io.github.loombulkhead.sample.launch.ChildProcess;
 import io.github.loombulkhead.sample.launch.JvmCommand;
+import io.github.loombulkhead.sample.launch.ProcessStartException;
 
 /**
  * A front server of the server comparison in its own JVM (same binary, role {@code caller}, as a web
@@ -41,12 +42,13 @@ final class FrontServer implements AutoCloseable {
      */
     static FrontServer start(List<String> jvmArguments, List<String> arguments, Path log, Duration startupTimeout) {
         int port = ChildProcess.freeLoopbackPort(
-                (ex) -> new IllegalStateException("No free loopback port for the front server: " + ex.getMessage(), ex));
+                (ex) -> new ProcessStartException("No free loopback port for the front server: " + ex.getMessage(),
+                        "Free a loopback port, or stop what holds them."));
         List<String> all = new ArrayList<>(arguments);
         all.add("--loom.sample.role=caller");
         all.add("--server.address=" + LOOPBACK.getHostAddress());
         all.add("--server.port=" + port);
-        List<String> command = JvmCommand.application(jvmArguments, all);
+        List<String> command = JvmCommand.application(JvmCommand.exitingWithThisJvm(jvmArguments), all);
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -63,8 +65,8 @@ final class FrontServer implements AutoCloseable {
             return front;
         }
         catch (IOException ex) {
-            throw new IllegalStateException("Could not start the front server (" + String.join(" ", command) + "): "
-                    + ex.getMessage(), ex);
+            throw new ProcessStartException("Could not start the front server (" + String.join(" ", command) + "): "
+                    + ex.getMessage(), "Check that the java binary and the report directory are usable.");
         }
     }
 
@@ -77,8 +79,8 @@ final class FrontServer implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!this.process.isAlive()) {
-                throw new IllegalStateException("The front server exited with code " + this.process.exitValue()
-                        + " before it became ready; see its log " + log);
+                throw new ProcessStartException("The front server exited with code " + this.process.exitValue()
+                        + " before it became ready:\n" + ChildProcess.tail(log, 20), "See its whole log " + log + ".");
             }
             if (answers()) {
                 return;
@@ -91,7 +93,8 @@ final class FrontServer implements AutoCloseable {
                 throw new IllegalStateException("Interrupted while waiting for the front server", ex);
             }
         }
-        throw new IllegalStateException("The front server did not answer within " + timeout + "; see its log " + log);
+        throw new ProcessStartException("The front server did not answer within " + timeout + ":\n"
+                + ChildProcess.tail(log, 20), "See its whole log " + log + ".");
     }
 
     private boolean answers() {

@@ -14,6 +14,8 @@ import java.util.Locale;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
 import io.github.loombulkhead.sample.client.CalleeEndpoint;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  * drives it with ab at each concurrency level, reads the samples it took of itself, and writes the report.
  */
 final class ServerComparison {
+
+    private static final Log logger = LogFactory.getLog(ServerComparison.class);
 
     /** Callee calls per front request. */
     static final int CALLS_PER_REQUEST = 2;
@@ -186,6 +190,8 @@ final class ServerComparison {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (readSamples(samples).stream().noneMatch((s) -> s.epochMs() >= epochMs)) {
             if (System.nanoTime() > deadline) {
+                logger.warn("The front server wrote no sample within " + timeout + " after the run (" + samples
+                        + "); its inbound 503 count for this run is the last one it wrote and may be too low");
                 return;
             }
             try {

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.github.loombulkhead.sample.Mode;
-import io.github.loombulkhead.sample.SampleArgumentException;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeClientConfiguration;
@@ -77,14 +76,10 @@ class CallerController {
                     + ", the size of the connection pool (so that the pool never limits a mode); start the "
                     + "application with --loom.sample.requests=" + n + " to allow more");
         }
-        if (mode == Mode.LOOM_BULKHEAD_CLUSTER) {
-            try {
-                this.runner.checkRunnable(List.of(mode));
-            }
-            catch (SampleArgumentException ex) {
-                throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage(), ex);
-            }
-        }
+        this.runner.whyNotRunnable(mode).ifPresent((reason) -> {
+            throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE,
+                    "Mode " + mode + " cannot run in this application: " + reason);
+        });
         Scenario sized = new Scenario(this.scenario.scale(), n, max, this.scenario.calleeCapacity(),
                 this.scenario.calleeLatency(), this.scenario.readTimeout(), this.scenario.connectTimeout(),
                 List.of(mode), this.scenario.adaptiveMaxLimit(), this.scenario.capacityChanges());

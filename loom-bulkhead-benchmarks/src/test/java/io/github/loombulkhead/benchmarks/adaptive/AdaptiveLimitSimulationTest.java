@@ -126,10 +126,7 @@ class AdaptiveLimitSimulationTest {
     @Test
     void aBurstNotDoneWhenTheRunEndsSaysSoAndCountsTheCallsLeft() {
         // Ten at a time, exactly 300 ms each: six rounds end by 1.8 s, the seventh is still running at 2 s.
-        CalleeModel exact = CALLEE.withServiceSpread(0).withMaxWait(Duration.ofSeconds(60));
-        Scenario burst = Scenario.burst("100 calls", 100, 200, List.of(), Duration.ofSeconds(2));
-        BurstResult result = BurstResult.of(burst, exact, "ten",
-                LimitSimulation.run(burst, exact, new FixedLimit(10), AdaptiveLimitSimulation.SEED));
+        BurstResult result = hundredCallsTenAtATime(CALLEE.withServiceSpread(0).withMaxWait(Duration.ofSeconds(60)));
         assertThat(result.isDone()).isFalse();
         assertThat(result.succeeded()).isEqualTo(60);
         assertThat(result.unfinished()).isEqualTo(40);
@@ -142,10 +139,7 @@ class AdaptiveLimitSimulationTest {
     @Test
     void aBurstWhoseCallsWereRejectedIsDoneAndCountsThem() {
         // Ten at a time; the calls still waiting after the 1 s max wait are rejected: 40 ran, 60 never did.
-        CalleeModel exact = CALLEE.withServiceSpread(0);
-        Scenario burst = Scenario.burst("100 calls", 100, 200, List.of(), Duration.ofSeconds(2));
-        BurstResult result = BurstResult.of(burst, exact, "ten",
-                LimitSimulation.run(burst, exact, new FixedLimit(10), AdaptiveLimitSimulation.SEED));
+        BurstResult result = hundredCallsTenAtATime(CALLEE.withServiceSpread(0));
         assertThat(result.isDone()).isTrue();
         assertThat(result.succeeded()).isEqualTo(40);
         assertThat(result.rejected()).isEqualTo(60);
@@ -162,6 +156,13 @@ class AdaptiveLimitSimulationTest {
         assertThat(Metrics.settle(limits(500, 270, 500, 200), 0, Duration.ofSeconds(10).toNanos(), 200))
             .as("in the band for the last 4.15 s")
             .isCloseTo(5.85, within(1e-9));
+    }
+
+    /** 100 calls at once, a limit of 10, a 2 s run. */
+    private static BurstResult hundredCallsTenAtATime(CalleeModel callee) {
+        Scenario burst = Scenario.burst("100 calls", 100, 200, List.of(), Duration.ofSeconds(2));
+        return BurstResult.of(burst, callee, "ten",
+                LimitSimulation.run(burst, callee, new FixedLimit(10), AdaptiveLimitSimulation.SEED));
     }
 
     private static Trace limits(int ticks, int limit, int thenTicks, int thenLimit) {

@@ -91,7 +91,7 @@ final class AsyncBulkheadCall extends Waiter {
     /**
      * A call that returns without running what {@code decorated} wraps, or throws before, never ran: its permit goes
      * back and its future fails with what was thrown. Only a decorator that throws after the call ran (the future is
-     * the method's then) lets the exception reach the thread's handler.
+     * the method's then), or a {@link VirtualMachineError}, reaches the thread's handler too.
      */
     private Runnable decorated(Runnable decorated) {
         return () -> {
@@ -99,7 +99,7 @@ final class AsyncBulkheadCall extends Waiter {
                 decorated.run();
             }
             catch (Throwable ex) {
-                if (!failUnlessRan(ex)) {
+                if (!failUnlessRan(ex) || ex instanceof VirtualMachineError) {
                     throw ex;
                 }
                 return;

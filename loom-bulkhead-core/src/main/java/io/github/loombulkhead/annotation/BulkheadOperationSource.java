@@ -77,14 +77,19 @@ final class BulkheadOperationSource {
     }
 
     /**
-     * Checks that a class-based proxy of {@code targetClass} can intercept every method a {@code @Bulkhead} applies
-     * to: CGLIB cannot override a final method, so its calls would run unbounded. (A JDK proxy intercepts a final
-     * method through the interface that declares it.)
-     * @throws IllegalStateException naming the first final method
+     * Checks that a class-based proxy of {@code targetClass} can intercept every method a {@code @Bulkhead} was
+     * written for: CGLIB cannot override a final method, so its calls would run unbounded. (A JDK proxy intercepts a
+     * final method through the interface that declares it.) Written for: annotated itself, or declared by a type that
+     * carries the annotation; a final method inherited from a type without it (a framework's base class, say) is left
+     * unbounded, as Spring leaves such methods to the target.
+     * @throws IllegalStateException naming the first final method and what to change
      */
     void validateClassProxy(Class<?> targetClass) {
         for (Method method : BulkheadNameResolver.annotatedMethods(targetClass)) {
-            if (Modifier.isFinal(method.getModifiers())) {
+            if (Modifier.isFinal(method.getModifiers())
+                    && (MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(Bulkhead.class)
+                            || MergedAnnotations.from(method.getDeclaringClass(), SearchStrategy.TYPE_HIERARCHY)
+                                .isPresent(Bulkhead.class))) {
                 throw invalid(method, targetClass, "a class-based (CGLIB) proxy cannot intercept a final method, so "
                         + "its calls would not be bounded; remove final or the annotation");
             }

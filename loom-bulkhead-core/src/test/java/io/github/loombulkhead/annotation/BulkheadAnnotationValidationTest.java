@@ -96,6 +96,17 @@ class BulkheadAnnotationValidationTest {
     }
 
     @Test
+    void aFinalMethodInheritedFromABaseClassWithoutTheAnnotationDoesNotFailStartup() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        try (AnnotationConfigApplicationContext context = context(registry, TypeOnAFrameworkSubclass.class)) {
+            TypeOnAFrameworkSubclass bean = context.getBean(TypeOnAFrameworkSubclass.class);
+            bean.configure("ignored");
+            bean.call();
+            assertThat(registry.bulkhead("subclass").getCompletedCount()).as("only call() was bounded").isEqualTo(1);
+        }
+    }
+
+    @Test
     void aFinalMethodReachedThroughAnInterfaceProxyIsBounded() {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         try (AnnotationConfigApplicationContext context = context(registry, FinalBehindInterface.class)) {
@@ -303,6 +314,20 @@ class BulkheadAnnotationValidationTest {
 
         public final void last() {
             Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    /** Like a framework's support class: public final methods, no {@code @Bulkhead}. */
+    static class FrameworkSupport {
+
+        public final void configure(String setting) {
+        }
+    }
+
+    @Bulkhead("subclass")
+    static class TypeOnAFrameworkSubclass extends FrameworkSupport {
+
+        public void call() {
         }
     }
 

@@ -157,14 +157,12 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
      * @param port Loopback port for the callee the caller starts. 0 picks a free one.
      * @param startupTimeout How long the caller waits for the callee it started to answer.
      * @param jvmArguments JVM options of the callee the caller starts.
-     * @param parentPid Process id of the caller that started this callee; the callee exits when it ends.
      * @param capacityChanges Changes of the callee's worker threads during each mode, as capacity@time since the
      * mode started, comma-separated, such as 60@2s,200@6s. Each mode starts at loom.sample.callee.capacity.
      */
     public record Callee(@Nullable Integer capacity, @Nullable Duration latency, @Nullable URI url,
             @DefaultValue("0") int port, @DefaultValue("60s") Duration startupTimeout,
-            @DefaultValue("-Xmx512m") List<String> jvmArguments, @Nullable Long parentPid,
-            @Nullable String capacityChanges) {
+            @DefaultValue("-Xmx512m") List<String> jvmArguments, @Nullable String capacityChanges) {
 
         /** Name of the capacity changes setting. */
         static final String CAPACITY_CHANGES = "loom.sample.callee.capacity-changes";

@@ -19,7 +19,7 @@ final class Metrics {
             capacityCalls += scenario.workersAt(t) / serviceNanos * trace.tickNanos;
         }
         // The calls that arrived, not the mean arrival rate: a light load that happened to bring more calls than its
-        // mean must not score above 1.
+        // mean scores no higher for it. Calls that queued before the span and finish inside it still count.
         double achievable = Math.min(trace.arrivalsBetween(from, to), capacityCalls);
         long successes = 0;
         long drops = 0;

@@ -1,7 +1,5 @@
 package io.github.loombulkhead.sample.callee;
 
-import io.github.loombulkhead.sample.SampleProperties;
-
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,12 +17,5 @@ class CalleeConfiguration {
     @Bean(destroyMethod = "close")
     CalleeCapacity calleeCapacity(TomcatWorkers workers) {
         return new CalleeCapacity(workers);
-    }
-
-    @Bean
-    @ConditionalOnProperty("loom.sample.callee.parent-pid")
-    ParentProcessWatcher parentProcessWatcher(SampleProperties properties) {
-        Long parentPid = properties.callee().parentPid();
-        return new ParentProcessWatcher((parentPid != null) ? parentPid : ProcessHandle.current().pid());
     }
 }

@@ -7,10 +7,10 @@ import org.springframework.boot.context.event.ApplicationStartingEvent;
 import org.springframework.context.ApplicationListener;
 
 /**
- * Ends a JVM the sample started (a front server, a replica, the JVM restarted with native memory tracking) when the
- * JVM that started it ends, also when that one was killed without running its shutdown hooks: the system property
- * {@value #PROPERTY} names the parent's pid ({@link JvmCommand#exitingWithThisJvm}). Exiting runs this JVM's own
- * shutdown hooks, so it closes its context and stops what it started in turn. Registered by {@code main}.
+ * Ends a JVM the sample started (the callee, a front server, a replica, the JVM restarted with native memory tracking)
+ * when the JVM that started it ends, also when that one was killed without running its shutdown hooks: the system
+ * property {@value #PROPERTY} names the parent's pid ({@link JvmCommand#exitingWithThisJvm}). Exiting runs this JVM's
+ * own shutdown hooks, so it closes its context and stops what it started in turn. Registered by {@code main}.
  */
 public class ExitWithParent implements ApplicationListener<ApplicationStartingEvent> {
 

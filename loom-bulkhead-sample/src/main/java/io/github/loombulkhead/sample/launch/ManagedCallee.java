@@ -59,8 +59,8 @@ public final class ManagedCallee implements AutoCloseable {
         arguments.add("--loom.sample.role=callee");
         arguments.add("--server.address=" + LOOPBACK.getHostAddress());
         arguments.add("--server.port=" + port);
-        arguments.add("--loom.sample.callee.parent-pid=" + ProcessHandle.current().pid());
-        List<String> command = JvmCommand.application(settings.jvmArguments(), arguments);
+        // A caller killed without running its shutdown hooks leaves no callee behind.
+        List<String> command = JvmCommand.application(JvmCommand.exitingWithThisJvm(settings.jvmArguments()), arguments);
         Process process;
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());

@@ -40,7 +40,7 @@ public class NativeMemoryTrackingRelauncher implements ApplicationListener<Appli
         List<String> command = JvmCommand.application(jvmArguments, List.of(event.getArgs()));
         System.out.println("Restarting with -XX:NativeMemoryTracking=summary to measure native thread-stack memory");
         int exitCode = runToEnd(command);
-        if (exitCode != 0) {
+        if (exitCode == 1) {
             System.err.println("The JVM restarted with -XX:NativeMemoryTracking=summary exited with code " + exitCode
                     + ". If it could not start (an option it inherited, such as an agent's port, was taken), start "
                     + "the sample with -XX:NativeMemoryTracking=summary yourself: it then runs in this JVM.");

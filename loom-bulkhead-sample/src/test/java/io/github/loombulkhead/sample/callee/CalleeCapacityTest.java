@@ -1,12 +1,11 @@
 package io.github.loombulkhead.sample.callee;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.loombulkhead.sample.CapacityChange;
 import io.github.loombulkhead.sample.CapacitySchedule;
@@ -64,21 +63,24 @@ class CalleeCapacityTest {
 
     @Test
     void scheduleSetsItsInitialCapacityNowAndEachChangeAtItsTime() {
+        // Every resize with when it happened, recorded by the pool's owner itself: no change can be missed.
+        Map<Integer, Long> resizedAtMs = new ConcurrentHashMap<>();
         long start = System.nanoTime();
-        this.capacity.apply(new CapacitySchedule(2, List.of(new CapacityChange(4, 200), new CapacityChange(3, 400))));
-        assertThat(this.workers.capacity()).isEqualTo(2);
-        // Every capacity seen, with when it was first seen; the 4 lasts 200 ms, polled every millisecond.
-        Map<Integer, Long> firstSeenMs = new LinkedHashMap<>();
-        long deadline = start + Duration.ofSeconds(5).toNanos();
-        int seen = 0;
-        while (seen != 3 && System.nanoTime() < deadline) {
-            seen = this.workers.capacity();
-            firstSeenMs.putIfAbsent(seen, Duration.ofNanos(System.nanoTime() - start).toMillis());
-            LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
+        TomcatWorkers recording = new TomcatWorkers(this.pool) {
+            @Override
+            void resize(int workers) {
+                resizedAtMs.put(workers, Duration.ofNanos(System.nanoTime() - start).toMillis());
+                super.resize(workers);
+            }
+        };
+        try (CalleeCapacity scheduled = new CalleeCapacity(recording)) {
+            scheduled.apply(new CapacitySchedule(2, List.of(new CapacityChange(4, 200), new CapacityChange(3, 400))));
+            assertThat(recording.capacity()).isEqualTo(2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> resizedAtMs.size() == 3 && recording.capacity() == 3);
         }
-        assertThat(firstSeenMs.keySet()).containsExactly(2, 4, 3);
-        assertThat(firstSeenMs.get(4)).as("not before its time").isGreaterThanOrEqualTo(200);
-        assertThat(firstSeenMs.get(3)).as("not before its time").isGreaterThanOrEqualTo(400);
+        assertThat(resizedAtMs.get(4)).as("not before its time").isGreaterThanOrEqualTo(200);
+        assertThat(resizedAtMs.get(3)).as("not before its time").isGreaterThanOrEqualTo(400);
+        assertThat(resizedAtMs.get(3)).as("in the schedule's order").isGreaterThan(resizedAtMs.get(4));
     }
 
     @Test

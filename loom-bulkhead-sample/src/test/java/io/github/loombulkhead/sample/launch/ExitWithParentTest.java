@@ -2,6 +2,7 @@ package io.github.loombulkhead.sample.launch;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +39,8 @@ class ExitWithParentTest {
     void aChildEndsWhenItsParentIsKilled() throws Exception {
         this.parent = new ProcessBuilder("sleep", "120").start();
         this.child = java(List.of("-D" + ExitWithParent.PROPERTY + "=" + this.parent.pid()), WatchingMain.class);
-        assertThat(this.child.inputReader().readLine()).isEqualTo("watching");
+        assertThat(CompletableFuture.supplyAsync(this::firstLineOfChild).get(WAIT_SECONDS, TimeUnit.SECONDS))
+            .isEqualTo("watching");
         assertThat(this.child.isAlive()).as("still running while its parent runs").isTrue();
         this.parent.destroyForcibly();
         assertThat(this.child.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).as("ended after its parent").isTrue();
@@ -63,6 +65,15 @@ class ExitWithParentTest {
         long pid = Long.parseLong(output.substring("refused ".length()));
         // Killed and reaped by the JVM that started it: no such process is left.
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+
+    private String firstLineOfChild() {
+        try {
+            return this.child.inputReader().readLine();
+        }
+        catch (java.io.IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
+        }
     }
 
     private static Process java(List<String> jvmArguments, Class<?> main) throws Exception {

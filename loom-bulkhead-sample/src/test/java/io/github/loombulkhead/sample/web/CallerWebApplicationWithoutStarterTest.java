@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -12,12 +13,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * With the starter off, the endpoints of the modes that need it answer {@code 503} and say what to set, instead of
- * failing the run with a bare {@code 500}.
+ * failing the run with a bare {@code 500}. The context, and the callee it started, close after this class.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "loom.bulkhead.enabled=false", "loom.sample.requests=4", "loom.sample.limit=2",
                 "loom.sample.callee.capacity=4", "loom.sample.callee.latency=20ms",
                 "loom.sample.report-dir=target/web-application-without-starter-test" })
+@DirtiesContext
 class CallerWebApplicationWithoutStarterTest {
 
     @LocalServerPort

@@ -88,15 +88,16 @@ final class AdaptiveLimitMapper {
         }
         if (min.value() > max.value()) {
             throw invalid(min, "min-limit " + min.value() + " is above the ceiling max-concurrent-calls " + max.value()
-                    + " ('" + max.key() + "')", "Set '" + min.key() + "' to at most " + max.value() + ", or raise '"
-                    + max.key() + "'.");
+                    + " ('" + max.key() + "')", "Set '" + min.key() + "' to at most " + max.value()
+                            + orForThisBulkhead(min, overridesKey, "min-limit") + ", or raise '" + max.key() + "'.");
         }
         Setting<Integer> start = chosen ? initial
                 : new Setting<>(initial.key(), Math.max(min.value(), Math.min(initial.value(), max.value())));
         if (start.value() < min.value() || start.value() > max.value()) {
             throw invalid(start, "initial-limit must be within min-limit " + min.value() + " ('" + min.key()
                     + "') and the ceiling max-concurrent-calls " + max.value() + " ('" + max.key() + "')",
-                    "Set '" + start.key() + "' to a value from " + min.value() + " to " + max.value() + ".");
+                    "Set '" + start.key() + "' to a value from " + min.value() + " to " + max.value()
+                            + orForThisBulkhead(start, overridesKey, "initial-limit") + ".");
         }
         try {
             return builder.initialLimit(start.value()).maxLimit(max.value()).build();
@@ -172,6 +173,19 @@ final class AdaptiveLimitMapper {
     private <T> T checkField(Setting<T> setting,
             BiFunction<Builder, T, Builder> field, String fix) {
         return check(setting, (builder) -> field.apply(builder, setting.value()), fix);
+    }
+
+    /**
+     * For a value {@code setting} took from the defaults, the key that sets it for this bulkhead alone (changing the
+     * default would change every bulkhead that inherits it); nothing for a value set on the bulkhead itself.
+     */
+    private static String orForThisBulkhead(Setting<?> setting, String overridesKey, String field) {
+        String own = overridesKey + "." + ADAPTIVE + field;
+        if (overridesKey == null || setting.key().equals(own)) {
+            return "";
+        }
+        return ", or set '" + own + "' for " + (overridesKey.startsWith("loom.bulkhead.instances")
+                ? "this bulkhead alone" : "these bulkheads alone");
     }
 
     private static <T> Setting<T> setting(T defaultValue, T override, String overridesKey, String field) {

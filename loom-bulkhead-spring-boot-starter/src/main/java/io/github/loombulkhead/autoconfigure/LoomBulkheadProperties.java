@@ -97,7 +97,8 @@ public class LoomBulkheadProperties {
     public static class Defaults {
 
         /**
-         * Maximum number of calls or tasks holding a permit at once; at least 1.
+         * Maximum number of calls or tasks holding a permit at once; at least 1. With adaptive on, the ceiling the
+         * algorithm never exceeds.
          */
         private int maxConcurrentCalls = BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS;
 
@@ -159,7 +160,8 @@ public class LoomBulkheadProperties {
     public static class Instance {
 
         /**
-         * Maximum number of calls or tasks holding a permit at once; at least 1. Unset: the default.
+         * Maximum number of calls or tasks holding a permit at once; at least 1. With adaptive on, the ceiling the
+         * algorithm never exceeds. Unset: the default.
          */
         private Integer maxConcurrentCalls;
 

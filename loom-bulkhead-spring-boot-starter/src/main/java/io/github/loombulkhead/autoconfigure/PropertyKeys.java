@@ -163,8 +163,9 @@ final class PropertyKeys {
             return null;
         }
         String written = uniform(elements.get(e));
-        int edits = edits(written, uniform(segment.name()));
-        if (edits > Math.max(1, Math.min(3, written.length() / 4))) {
+        String name = uniform(segment.name());
+        int edits = edits(written, name);
+        if (edits > Math.max(1, Math.min(3, written.length() / 4)) || swapsMinAndMax(written, name)) {
             return null;
         }
         Match rest = match(key, k + 1, elements, e + 1);
@@ -190,6 +191,12 @@ final class PropertyKeys {
             }
         }
         return text.toString();
+    }
+
+    /** Whether {@code written} is {@code name} with min and max swapped: the opposite key, not a typo of it. */
+    private static boolean swapsMinAndMax(String written, String name) {
+        return !written.equals(name) && (written.replace("max", "min").equals(name)
+                || written.replace("min", "max").equals(name));
     }
 
     private static String singular(String name) {

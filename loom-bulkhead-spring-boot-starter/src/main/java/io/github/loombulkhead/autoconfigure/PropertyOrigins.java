@@ -26,7 +26,15 @@ final class PropertyOrigins implements Function<String, ConfigurationProperty> {
         if (!ConfigurationPropertyName.isValid(key)) {
             return null;
         }
-        ConfigurationPropertyName name = ConfigurationPropertyName.of(key);
+        ConfigurationProperty property = find(ConfigurationPropertyName.of(key));
+        if (property == null && key.contains("[") && !key.substring(key.indexOf('[')).contains(".]")) {
+            // A map key without dots may have been written without brackets, e.g. instances.Callee.
+            property = find(ConfigurationPropertyName.adapt(key.replace("[", ".").replace("]", ""), '.'));
+        }
+        return property;
+    }
+
+    private ConfigurationProperty find(ConfigurationPropertyName name) {
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
             ConfigurationProperty property = source.getConfigurationProperty(name);
             if (property != null) {

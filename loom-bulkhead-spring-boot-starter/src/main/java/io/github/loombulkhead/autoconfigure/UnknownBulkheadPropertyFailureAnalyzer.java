@@ -6,6 +6,8 @@ import java.util.Set;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
@@ -18,6 +20,11 @@ import org.springframework.core.annotation.Order;
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConfigurationPropertiesException> {
+
+    /** Names of a ceiling written under {@code adaptive}, where it is not (in Boot's uniform form). */
+    private static final Set<String> CEILING_NAMES = Set.of("maxlimit", "maximumlimit", "ceiling",
+            "maxconcurrentcalls");
+
 
     private static final String REFERENCE = "Every key is listed in the configuration reference (docs/configuration.md) "
             + "and offered by IDE completion.";
@@ -50,6 +57,15 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
 
     private static Advice advise(PropertyKeys keys, ConfigurationProperty property) {
         String key = property.getName().toString();
+        ConfigurationPropertyName name = property.getName();
+        int elements = name.getNumberOfElements();
+        if (elements > 2 && name.getElement(elements - 2, Form.UNIFORM).equals("adaptive")
+                && CEILING_NAMES.contains(name.getElement(elements - 1, Form.UNIFORM))) {
+            String maxConcurrentCalls = name.chop(elements - 2).append("max-concurrent-calls").toString();
+            return new Advice("no such key; with adaptive on, the bulkhead's own '" + maxConcurrentCalls
+                    + "' is the ceiling the algorithm never exceeds",
+                    "Replace '" + key + "' with '" + maxConcurrentCalls + "'.");
+        }
         String nearest = keys.nearest(property.getName());
         if (nearest != null) {
             String reason = (nearest.contains("[") && !key.contains("["))

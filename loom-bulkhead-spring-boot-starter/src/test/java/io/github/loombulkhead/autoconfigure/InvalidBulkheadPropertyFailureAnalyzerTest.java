@@ -120,6 +120,25 @@ class InvalidBulkheadPropertyFailureAnalyzerTest {
             .contains("Value: \"5\"")
             .contains("Reason: min-limit 5 is above the ceiling max-concurrent-calls 3 "
                     + "('loom.bulkhead.instances.small.max-concurrent-calls')");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.defaults.adaptive.min-limit' to at most 3, "
+                + "or set 'loom.bulkhead.instances.small.adaptive.min-limit' for this bulkhead alone, or raise "
+                + "'loom.bulkhead.instances.small.max-concurrent-calls'.");
+    }
+
+    @Test
+    void anInstanceNameWithCapitalsIsQuotedAsWrittenAndWithItsOrigin() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.Callee.max-wait-duration=-5s");
+        assertThat(analysis.getDescription()).contains("Value: \"-5s\"")
+            .contains("Origin: \"loom.bulkhead.instances.Callee.max-wait-duration\" from property source \"test\"");
+    }
+
+    @Test
+    void anInheritedInitialLimitOutsideAnInstancesRangeNamesTheInstancesOwnKey() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.adaptive.initial-limit=30",
+                "loom.bulkhead.instances.c.adaptive.enabled=true", "loom.bulkhead.instances.c.adaptive.min-limit=40");
+        assertThat(analysis.getDescription()).contains("Property: loom.bulkhead.defaults.adaptive.initial-limit");
+        assertThat(analysis.getAction()).isEqualTo("Set 'loom.bulkhead.defaults.adaptive.initial-limit' to a value "
+                + "from 40 to 100, or set 'loom.bulkhead.instances.c.adaptive.initial-limit' for this bulkhead alone.");
     }
 
     @Test

@@ -10,6 +10,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -64,6 +65,32 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
         assertThat(analysis.getDescription()).contains("Property: " + typo + "\n")
             .contains("Reason: no such key; did you mean '" + nearest + "'?");
         assertThat(analysis.getAction()).startsWith("Rename '" + typo + "' to '" + nearest + "'.");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "loom.bulkhead.instances.callee.adaptive.max-limit, loom.bulkhead.instances.callee.max-concurrent-calls",
+            "loom.bulkhead.instances.callee.adaptive.maxLimit, loom.bulkhead.instances.callee.max-concurrent-calls",
+            "loom.bulkhead.defaults.adaptive.ceiling, loom.bulkhead.defaults.max-concurrent-calls",
+            "loom.bulkhead.http.per-host.template.adaptive.max-concurrent-calls, "
+                    + "loom.bulkhead.http.per-host.template.max-concurrent-calls" })
+    void aCeilingWrittenUnderAdaptiveNamesTheBulkheadsMaxConcurrentCalls(String written, String ceiling) {
+        FailureAnalysis analysis = analyze(written + "=400");
+        assertThat(analysis.getDescription()).contains("Reason: no such key; with adaptive on, the bulkhead's own '"
+                + ceiling + "' is the ceiling the algorithm never exceeds");
+        assertThat(analysis.getAction()).doesNotContain("min-limit").startsWith("Replace '");
+    }
+
+    @Test
+    void theOppositeOfAKeyIsNoTypoOfIt() {
+        // A typo under adaptive still finds its key; the opposite of a key (min-limit for max-limit) is no typo.
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.adaptive.initial-limt=10",
+                "loom.bulkhead.instances.callee.adaptive.enabled=true");
+        assertThat(analysis.getDescription()).contains("did you mean 'loom.bulkhead.instances.callee.adaptive.initial-limit'?");
+        assertThat(new PropertyKeys(ConfigurationPropertyName.of("loom.bulkhead"), LoomBulkheadProperties.class)
+            .nearest(ConfigurationPropertyName.of("loom.bulkhead.instances.callee.adaptive.max-limit")))
+            .as("min-limit is not a typo of max-limit")
+            .isNull();
     }
 
     @Test

@@ -114,7 +114,7 @@ public final class Bulkhead {
 
     /**
      * Gives a permit back and records a completed call that held it for {@code executionNanos}; an
-     * adaptive bulkhead takes it as a successful sample.
+     * adaptive bulkhead takes it as a successful sample, unless it is 0 (a duration not measured).
      */
     public void onComplete(long executionNanos) {
         onComplete(executionNanos, executionNanos, -1, Outcome.SUCCESS);
@@ -124,7 +124,8 @@ public final class Bulkhead {
      * Gives a permit back and records a completed call that held it for {@code executionNanos}. An adaptive
      * bulkhead also takes one sample for its limit algorithm: the call's round trip {@code rttNanos} (for an
      * HTTP exchange, until the response headers), the calls in flight when it got its permit ({@code -1} if
-     * unknown: the count now is used), and what its outcome tells about the callee.
+     * unknown: the count now is used), and what its outcome tells about the callee. A round trip of 0 or less
+     * was not measured and gives no sample.
      */
     public void onComplete(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
         this.limits.completed(executionNanos, rttNanos, inflightAtStart, outcome);

@@ -87,8 +87,8 @@ final class LimitControl {
         int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
         this.permits.release();
         this.statistics.completed(this.owner, executionNanos);
-        if (current != null && outcome != Outcome.IGNORED) {
-            // The call got its permit executionNanos ago.
+        if (current != null && outcome != Outcome.IGNORED && rttNanos > 0) {
+            // The call got its permit executionNanos ago. A round trip of 0 was not measured: no sample.
             sample(current, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
         }
     }
@@ -116,10 +116,14 @@ final class LimitControl {
                 if (this.algorithm != algorithm) {
                     return;
                 }
-                long now = System.nanoTime();
-                setLimit(this.ramp.propose(proposed, now, rttNanos));
-                this.target = this.ramp.getTarget();
-                scheduleStep(now);
+                // Read again: a change applied while this thread waited for the lock may be newer than what it read.
+                proposed = proposal(algorithm);
+                if (proposed != this.target) {
+                    long now = System.nanoTime();
+                    setLimit(this.ramp.propose(proposed, now, rttNanos));
+                    this.target = this.ramp.getTarget();
+                    scheduleStep(now);
+                }
             }
             finally {
                 this.lock.unlock();
@@ -190,15 +194,27 @@ final class LimitControl {
             throw new IllegalArgumentException("Bulkhead '" + this.owner.getName()
                     + "': maxConcurrentCalls must be at least 1 but was " + newCeiling);
         }
-        ExternalLimit leased = this.external;
+        ExternalLimit leased = setCeiling(newCeiling);
         if (leased != null) {
             // The owner of a leased limit enforces the new ceiling; the limit stays the permits it holds.
-            this.owner.updateConfig((config) -> BulkheadConfig.from(config).maxConcurrentCalls(newCeiling).build());
             leased.maxConcurrentCallsChanged(newCeiling);
             return;
         }
+        applySkipped();
+    }
+
+    /**
+     * Sets the ceiling under the lock, as {@link #lease} leases, so a limit leased meanwhile is never overwritten.
+     * @return the owner of a leased limit, to be told outside the lock; {@code null} when the limit is not leased
+     */
+    private ExternalLimit setCeiling(int newCeiling) {
         this.lock.lock();
         try {
+            ExternalLimit leased = this.external;
+            if (leased != null) {
+                this.owner.updateConfig((config) -> BulkheadConfig.from(config).maxConcurrentCalls(newCeiling).build());
+                return leased;
+            }
             // Throws for an impossible ceiling before anything changed.
             BulkheadConfig changed = this.owner.updateConfig((config) -> withCeiling(config, newCeiling));
             LimitAlgorithm restarted = algorithmFor(changed);
@@ -212,6 +228,7 @@ final class LimitControl {
             this.ramp = new LimitRamp(limit);
             this.target = limit;
             setLimit(limit);
+            return null;
         }
         catch (IllegalArgumentException ex) {
             throw new IllegalArgumentException("Bulkhead '" + this.owner.getName() + "': " + ex.getMessage(), ex);
@@ -219,7 +236,6 @@ final class LimitControl {
         finally {
             this.lock.unlock();
         }
-        applySkipped();
     }
 
     /** Guarded by lock: {@code config} with the new ceiling; an adaptive one restarts from the current limit. */
@@ -240,12 +256,18 @@ final class LimitControl {
      * {@code null}; see {@link ExternalLimit}.
      */
     void lease(ExternalLimit leased, int limit) {
-        if (leased != null && (this.external != null || this.algorithm != null)) {
-            throw new IllegalStateException("Bulkhead '" + this.owner.getName() + "': its limit is already "
-                    + ((this.algorithm != null) ? "adaptive" : "leased") + "; a leased limit needs a static one");
+        this.lock.lock();
+        try {
+            if (leased != null && (this.external != null || this.algorithm != null)) {
+                throw new IllegalStateException("Bulkhead '" + this.owner.getName() + "': its limit is already "
+                        + ((this.algorithm != null) ? "adaptive" : "leased") + "; a leased limit needs a static one");
+            }
+            this.external = leased;
+            setLimit(limit);
         }
-        this.external = leased;
-        setLimit(limit);
+        finally {
+            this.lock.unlock();
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.limit.Outcome;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
@@ -127,10 +128,13 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
         this.delegate.releasePermit();
     }
 
-    /** Releases the permit; the call's duration is not known through this interface, so it is recorded as 0. */
+    /**
+     * Releases the permit; the call's duration is not known through this interface, so it is recorded as 0 and gives
+     * an adaptive bulkhead no sample (a round trip of 0 would teach its algorithm a callee that answers at once).
+     */
     @Override
     public void onComplete() {
-        this.delegate.onComplete(0);
+        this.delegate.onComplete(0, 0, -1, Outcome.IGNORED);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.bulkhead.event.BulkheadEvent;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,24 @@ class Resilience4jBulkheadAdapterTest {
             BulkheadConfig.custom().maxConcurrentCalls(2).maxWaitDuration(Duration.ofMillis(50)).build());
 
     private final Resilience4jBulkheadAdapter adapter = Resilience4jBulkheadAdapter.of(this.loom);
+
+    @Test
+    void callsCompletedThroughResilience4jTeachAnAdaptiveLimitNothing() {
+        Bulkhead shared = new Bulkhead("shared", BulkheadConfig.custom()
+            .maxConcurrentCalls(1000)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(50).build())
+            .build());
+        Resilience4jBulkheadAdapter adapter = Resilience4jBulkheadAdapter.of(shared);
+        for (int i = 0; i < 200; i++) {
+            assertThat(adapter.tryAcquirePermission()).isTrue();
+            adapter.onComplete();
+        }
+        // A duration of 0 is not a round trip: the algorithm still knows no RTT, and counted every call completed.
+        assertThat(shared.getLimitAlgorithm().getEstimates()).containsEntry("noLoadRttNanos", 0L);
+        assertThat(shared.getLimit()).isEqualTo(50);
+        assertThat(shared.getCompletedCount()).isEqualTo(200);
+        assertThat(shared.getActiveCount()).isZero();
+    }
 
     @Test
     void decoratedCallsShareTheLoomLimitAndReleaseTheirPermit() {

@@ -180,8 +180,11 @@ final class AdaptiveLimitMapper {
      * default would change every bulkhead that inherits it); nothing for a value set on the bulkhead itself.
      */
     private static String orForThisBulkhead(Setting<?> setting, String overridesKey, String field) {
+        if (overridesKey == null) {
+            return "";
+        }
         String own = overridesKey + "." + ADAPTIVE + field;
-        if (overridesKey == null || setting.key().equals(own)) {
+        if (setting.key().equals(own)) {
             return "";
         }
         return ", or set '" + own + "' for " + (overridesKey.startsWith("loom.bulkhead.instances")

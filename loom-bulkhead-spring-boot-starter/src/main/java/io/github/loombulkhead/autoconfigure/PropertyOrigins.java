@@ -27,7 +27,9 @@ final class PropertyOrigins implements Function<String, ConfigurationProperty> {
             return null;
         }
         ConfigurationProperty property = find(ConfigurationPropertyName.of(key));
-        if (property == null && key.contains("[") && !key.substring(key.indexOf('[')).contains(".]")) {
+        int open = key.indexOf('[');
+        int close = key.indexOf(']', open + 1);
+        if (property == null && open >= 0 && close > open && key.substring(open + 1, close).indexOf('.') < 0) {
             // A map key without dots may have been written without brackets, e.g. instances.Callee.
             property = find(ConfigurationPropertyName.adapt(key.replace("[", ".").replace("]", ""), '.'));
         }

@@ -9,8 +9,9 @@ import org.springframework.context.ApplicationListener;
 /**
  * Ends a JVM the sample started (the callee, a front server, a replica, the JVM restarted with native memory tracking)
  * when the JVM that started it ends, also when that one was killed without running its shutdown hooks: the system
- * property {@value #PROPERTY} names the parent's pid ({@link JvmCommand#exitingWithThisJvm}). Exiting runs this JVM's
- * own shutdown hooks, so it closes its context and stops what it started in turn. Registered by {@code main}.
+ * property {@value #PROPERTY} names the parent's pid (every {@link JvmCommand#application} command sets it).
+ * Exiting runs this JVM's own shutdown hooks, so it closes its context and stops what it started in turn.
+ * Registered by {@code main}.
  */
 public class ExitWithParent implements ApplicationListener<ApplicationStartingEvent> {
 

@@ -31,12 +31,13 @@ public final class JvmCommand {
 
     /**
      * A command that starts this application: {@code java <jvmArguments> -jar app.jar <arguments>} from the
-     * executable jar, otherwise {@code java <jvmArguments> -cp <class path> <main class> <arguments>}.
+     * executable jar, otherwise {@code java <jvmArguments> -cp <class path> <main class> <arguments>}. The JVM it
+     * starts ends when this one does ({@link ExitWithParent}).
      */
     public static List<String> application(List<String> jvmArguments, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
-        command.addAll(jvmArguments);
+        command.addAll(exitingWithThisJvm(jvmArguments));
         String jar = executableJar();
         if (jar != null) {
             command.add("-jar");
@@ -70,7 +71,7 @@ public final class JvmCommand {
     }
 
     /** {@code jvmArguments} and the option that makes the child JVM end when this one does. */
-    public static List<String> exitingWithThisJvm(List<String> jvmArguments) {
+    static List<String> exitingWithThisJvm(List<String> jvmArguments) {
         List<String> all = new ArrayList<>(jvmArguments);
         all.removeIf((argument) -> argument.startsWith("-D" + ExitWithParent.PROPERTY + "="));
         all.add("-D" + ExitWithParent.PROPERTY + "=" + ProcessHandle.current().pid());

@@ -59,8 +59,8 @@ public final class ManagedCallee implements AutoCloseable {
         arguments.add("--loom.sample.role=callee");
         arguments.add("--server.address=" + LOOPBACK.getHostAddress());
         arguments.add("--server.port=" + port);
-        // A caller killed without running its shutdown hooks leaves no callee behind.
-        List<String> command = JvmCommand.application(JvmCommand.exitingWithThisJvm(settings.jvmArguments()), arguments);
+        // The callee ends with this JVM, also when it is killed without running its shutdown hooks.
+        List<String> command = JvmCommand.application(settings.jvmArguments(), arguments);
         Process process;
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());

@@ -33,8 +33,8 @@ public class NativeMemoryTrackingRelauncher implements ApplicationListener<Appli
         if (!compare || NativeMemoryTracking.isEnabledInThisJvm()) {
             return;
         }
-        // The restarted JVM ends (running its shutdown hooks) should this one be killed.
-        List<String> jvmArguments = new ArrayList<>(JvmCommand.exitingWithThisJvm(JvmCommand.currentJvmArguments()));
+        // The restarted JVM ends (running its shutdown hooks) should this one be killed: see JvmCommand.application.
+        List<String> jvmArguments = new ArrayList<>(JvmCommand.currentJvmArguments());
         jvmArguments.add("-XX:NativeMemoryTracking=summary");
         jvmArguments.add("-D" + RELAUNCHED + "=true");
         List<String> command = JvmCommand.application(jvmArguments, List.of(event.getArgs()));

@@ -37,7 +37,7 @@ public final class ReplicaProcess implements AutoCloseable {
     public static ReplicaProcess start(int index, List<String> jvmArguments, List<String> arguments, Path log) {
         List<String> all = new ArrayList<>(arguments);
         all.add("--loom.sample.role=caller");
-        List<String> command = JvmCommand.application(JvmCommand.exitingWithThisJvm(jvmArguments), all);
+        List<String> command = JvmCommand.application(jvmArguments, all);
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -48,7 +48,7 @@ final class FrontServer implements AutoCloseable {
         all.add("--loom.sample.role=caller");
         all.add("--server.address=" + LOOPBACK.getHostAddress());
         all.add("--server.port=" + port);
-        List<String> command = JvmCommand.application(JvmCommand.exitingWithThisJvm(jvmArguments), all);
+        List<String> command = JvmCommand.application(jvmArguments, all);
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

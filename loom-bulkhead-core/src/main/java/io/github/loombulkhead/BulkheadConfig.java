@@ -186,7 +186,10 @@ public final class BulkheadConfig {
             return this;
         }
 
-        /** Which failed calls an adaptive limit takes as overload signals (default: timeouts, refused connections). */
+        /**
+         * Which failed calls an adaptive limit takes as overload signals (default: timeouts, refused connections,
+         * Spring's 503 and 429 client exceptions).
+         */
         public Builder dropClassifier(DropClassifier dropClassifier) {
             this.dropClassifier = Objects.requireNonNull(dropClassifier, "dropClassifier must not be null");
             return this;

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real HTTP callee on loopback for one test (JDK {@code HttpServer}, a virtual thread per exchange): every
- * request waits until {@link #open()} and then answers {@code ok}. It counts the requests it holds now and
+ * request waits until {@link #open()} and then answers {@code ok}, or {@code {"id":"<last path segment>"}} as JSON
+ * for a path under {@code /reports/}. It counts the requests it holds now and
  * the most it held at once; a request counts until just before its response starts, so the maximum is exact.
  */
 public final class GatedCallee implements BeforeEachCallback, AfterEachCallback {
@@ -94,7 +95,12 @@ public final class GatedCallee implements BeforeEachCallback, AfterEachCallback 
             if (opened) {
                 this.served.incrementAndGet();
             }
-            byte[] body = (opened ? "ok" : "gate never opened").getBytes(StandardCharsets.UTF_8);
+            String path = exchange.getRequestURI().getPath();
+            boolean report = opened && path.contains("/reports/");
+            String text = report ? "{\"id\":\"" + path.substring(path.lastIndexOf('/') + 1) + "\"}"
+                    : opened ? "ok" : "gate never opened";
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", report ? "application/json" : "text/plain");
             exchange.sendResponseHeaders(opened ? 200 : 503, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);

@@ -10,6 +10,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** The plain-Java setups of cluster bulkheads shown in README.md and docs/cluster.md. */
@@ -18,11 +19,17 @@ final class ClusterSnippets {
     private ClusterSnippets() {
     }
 
-    /** A connection factory as an application without Spring Boot builds it. */
+    /** A connection factory as an application without Spring Boot builds it: short timeouts, no queueing while down. */
     static LettuceConnectionFactory connectionFactory(String host, int port) {
         // tag::connection-factory[]
+        LettuceClientConfiguration shortTimeouts = LettuceClientConfiguration.builder()
+            .commandTimeout(Duration.ofMillis(500))
+            .clientOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .build())
+            .build();
         LettuceConnectionFactory redisConnectionFactory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(host, port));
+                new RedisStandaloneConfiguration(host, port), shortTimeouts);
         redisConnectionFactory.afterPropertiesSet();
         // end::connection-factory[]
         return redisConnectionFactory;
@@ -37,7 +44,17 @@ final class ClusterSnippets {
         return cluster;
     }
 
-    static ClusterBulkheads fromRedisClient(String host, int port, BulkheadRegistry registry) {
+    /** A cluster built from a Lettuce client, and the client, which stays the caller's to shut down. */
+    record FromRedisClient(RedisClient redis, ClusterBulkheads cluster) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            this.cluster.close();
+            this.redis.shutdown();
+        }
+    }
+
+    static FromRedisClient fromRedisClient(String host, int port, BulkheadRegistry registry) {
         // tag::from-redis-client[]
         RedisClient redis = RedisClient.create(RedisURI.builder()
             .withHost(host)
@@ -50,6 +67,6 @@ final class ClusterSnippets {
         ClusterBulkheads cluster = ClusterBulkheads.create(redis, "orders:prod");
         cluster.attach(registry.bulkhead("inventory"), ClusterConfig.ofDefaults());
         // end::from-redis-client[]
-        return cluster;
+        return new FromRedisClient(redis, cluster);
     }
 }

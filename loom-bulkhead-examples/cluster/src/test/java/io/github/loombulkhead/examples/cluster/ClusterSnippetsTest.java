@@ -32,7 +32,7 @@ class ClusterSnippetsTest {
 
     private ClusterBulkheads fromFactory;
 
-    private ClusterBulkheads fromClient;
+    private ClusterSnippets.FromRedisClient fromClient;
 
     @BeforeEach
     void startRedis() {
@@ -62,7 +62,7 @@ class ClusterSnippetsTest {
         this.fromFactory = ClusterSnippets.fromConnectionFactory(this.factory, first);
         this.fromClient = ClusterSnippets.fromRedisClient("127.0.0.1", this.redis.port(), second);
         await().atMost(WAIT).until(() -> this.fromFactory.find("inventory").orElseThrow().getMode() == ClusterMode.CLUSTER
-                && this.fromClient.find("inventory").orElseThrow().getMode() == ClusterMode.CLUSTER);
+                && this.fromClient.cluster().find("inventory").orElseThrow().getMode() == ClusterMode.CLUSTER);
 
         Bulkhead inventory = first.bulkhead("inventory");
         inventory.acquirePermit();
@@ -78,8 +78,24 @@ class ClusterSnippetsTest {
         inventory.onComplete(0);
         assertThat(got.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         waiting.join();
-        assertThat(this.fromClient.find("inventory").orElseThrow().getClusterInFlight()).isEqualTo(2);
+        assertThat(this.fromClient.cluster().find("inventory").orElseThrow().getClusterInFlight()).isEqualTo(2);
         other.onComplete(0);
         inventory.onComplete(0);
+    }
+
+    @Test
+    void bothSetupsSwitchToTheFallbackSoonAfterRedisGoesAway() {
+        BulkheadRegistry first = BulkheadRegistry.builder().build();
+        BulkheadRegistry second = BulkheadRegistry.builder().build();
+        this.factory = ClusterSnippets.connectionFactory("127.0.0.1", this.redis.port());
+        this.fromFactory = ClusterSnippets.fromConnectionFactory(this.factory, first);
+        this.fromClient = ClusterSnippets.fromRedisClient("127.0.0.1", this.redis.port(), second);
+        await().atMost(WAIT).until(() -> this.fromFactory.find("inventory").orElseThrow().getMode() == ClusterMode.CLUSTER
+                && this.fromClient.cluster().find("inventory").orElseThrow().getMode() == ClusterMode.CLUSTER);
+
+        this.redis.stop();
+        // With Lettuce's defaults (commands queued while disconnected, 60 s timeout) this would take a minute.
+        await().atMost(WAIT).until(() -> this.fromFactory.find("inventory").orElseThrow().getMode() == ClusterMode.FALLBACK
+                && this.fromClient.cluster().find("inventory").orElseThrow().getMode() == ClusterMode.FALLBACK);
     }
 }

@@ -7,10 +7,15 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
-/** The README's plain-Java quick start: a bounded executor and a RestClient that share one bulkhead. */
-record PlainJavaQuickStart(BoundedVirtualExecutor executor, Bulkhead callee, RestClient client) {
+/**
+ * The README's plain-Java quick start: a bounded executor and a RestClient that share one bulkhead; closing it closes
+ * the executor (waiting for its tasks) and the client's connection pool.
+ */
+record PlainJavaQuickStart(BoundedVirtualExecutor executor, Bulkhead callee, HttpComponentsClientHttpRequestFactory pool,
+        RestClient client) implements AutoCloseable {
 
     static PlainJavaQuickStart create(String calleeUrl) {
         // tag::quick-start[]
@@ -22,12 +27,20 @@ record PlainJavaQuickStart(BoundedVirtualExecutor executor, Bulkhead callee, Res
                 .build();
 
         Bulkhead callee = executor.getBulkhead();         // or registry.bulkhead("callee"): one limit per name
+        HttpComponentsClientHttpRequestFactory pool =     // sized to the limit; destroy() it when the client is done
+                PooledHttpRequestFactories.forBulkhead(callee).build();
         RestClient client = RestClient.builder()          // HTTP calls share the executor's limit and queue
                 .baseUrl(calleeUrl)                       // e.g. http://callee:8080
-                .requestFactory(PooledHttpRequestFactories.forBulkhead(callee).build())  // pool sized to the limit
+                .requestFactory(pool)
                 .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(callee))
                 .build();
         // end::quick-start[]
-        return new PlainJavaQuickStart(executor, callee, client);
+        return new PlainJavaQuickStart(executor, callee, pool, client);
+    }
+
+    @Override
+    public void close() throws Exception {
+        this.executor.close();
+        this.pool.destroy();
     }
 }

@@ -30,7 +30,9 @@ class PlainJavaQuickStartTest {
     void httpCallsBeyondTheLimitWaitAndThePoolIsNoSecondLimit() throws Exception {
         PlainJavaQuickStart quickStart = PlainJavaQuickStart.create(this.callee.baseUrl());
         Bulkhead bulkhead = quickStart.callee();
-        try (BoundedVirtualExecutor executor = quickStart.executor(); ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (quickStart; ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+                AutoCloseable gate = this.callee::open) {
+            BoundedVirtualExecutor executor = quickStart.executor();
             assertThat(executor.getBulkhead()).as("the client's bulkhead").isSameAs(bulkhead);
             List<Future<String>> calls = new ArrayList<>();
             for (int i = 0; i < 150; i++) {
@@ -55,7 +57,12 @@ class PlainJavaQuickStartTest {
         PlainJavaQuickStart quickStart = PlainJavaQuickStart.create(this.callee.baseUrl());
         Bulkhead bulkhead = quickStart.callee();
         CountDownLatch tasksMayEnd = new CountDownLatch(1);
-        try (BoundedVirtualExecutor executor = quickStart.executor(); ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (quickStart; ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+                AutoCloseable gates = () -> {
+                    this.callee.open();
+                    tasksMayEnd.countDown();
+                }) {
+            BoundedVirtualExecutor executor = quickStart.executor();
             List<Future<Boolean>> tasks = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 tasks.add(executor.submit(() -> tasksMayEnd.await(30, TimeUnit.SECONDS)));

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.github.loombulkhead.examples.GatedCallee;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,11 +42,17 @@ class QuickStartApplicationTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
+    @AfterEach
+    void closeHttpClient() {
+        this.http.close();
+    }
+
     @Test
     void annotatedClientIsBoundedAndItsBulkheadIsInActuatorAndPrometheus() throws Exception {
         try (ConfigurableApplicationContext application = SpringApplication.run(Application.class,
                 "--server.port=0", "--spring.http.serviceclient.callee.base-url=" + this.callee.baseUrl());
-                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+                AutoCloseable gate = this.callee::open) {
             String actuator = "http://127.0.0.1:" + application.getEnvironment().getProperty("local.server.port")
                     + "/actuator";
             CalleeClient client = application.getBean(CalleeClient.class);

@@ -20,7 +20,8 @@ class StarterApiConfig {
     // end::executors[]
 
     // tag::registry-customizer[]
-    @Bean   // every bulkhead named partner-* gets 10 permits; null leaves a name to loom.bulkhead.*
+    @Bean   // every bulkhead named partner-* gets exactly this config (10 permits, the library's defaults
+            // otherwise: loom.bulkhead.defaults.* does not apply to it); null leaves a name to loom.bulkhead.*
     BulkheadRegistryCustomizer partnerBulkheads() {
         BulkheadConfig partner = BulkheadConfig.custom().maxConcurrentCalls(10).build();
         return (builder) -> builder.configResolver((name) -> name.startsWith("partner-") ? partner : null);

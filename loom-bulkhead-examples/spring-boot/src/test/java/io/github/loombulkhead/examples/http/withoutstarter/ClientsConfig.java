@@ -1,5 +1,7 @@
 package io.github.loombulkhead.examples.http.withoutstarter;
 
+import java.util.List;
+
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.annotation.BulkheadAnnotationBeanPostProcessor;
@@ -22,6 +24,7 @@ class ClientsConfig {
     static BulkheadRegistry bulkheadRegistry() {
         return BulkheadRegistry.builder()
                 .config("callee", BulkheadConfig.custom().maxConcurrentCalls(100).build())
+                .config("callee-reports", BulkheadConfig.custom().maxConcurrentCalls(20).build())
                 .build();
     }
 
@@ -30,9 +33,11 @@ class ClientsConfig {
         return new BulkheadAnnotationBeanPostProcessor(registry);
     }
 
-    @Bean   // a pool as large as the limit; HttpClient 5's default pool lets only 5 calls per host through
+    @Bean   // a pool as large as the client's bulkheads allow together; HttpClient 5's default lets 5 per host through
     HttpComponentsClientHttpRequestFactory calleeRequestFactory(BulkheadRegistry registry) {
-        return PooledHttpRequestFactories.forBulkhead(registry.bulkhead("callee")).build();
+        return PooledHttpRequestFactories
+                .forBulkheads(List.of(registry.bulkhead("callee"), registry.bulkhead("callee-reports")))
+                .build();
     }
 
     @Bean   // the group's base URL and its pool

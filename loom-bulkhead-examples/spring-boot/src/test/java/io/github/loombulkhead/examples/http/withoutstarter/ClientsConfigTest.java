@@ -12,6 +12,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.examples.GatedCallee;
 import io.github.loombulkhead.examples.http.CalleeClient;
+import io.github.loombulkhead.examples.http.Report;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Runs the "without the starter" configuration of docs/http-clients.md in a plain Spring context (no Spring
  * Boot auto-configuration): the annotated client reaches the callee through the group's base URL, and the
- * sized pool lets the whole limit through instead of HttpClient 5's default 5 connections per host.
+ * sized pool lets both of its bulkheads' limits through at once instead of HttpClient 5's default 5 connections
+ * per host.
  */
 class ClientsConfigTest {
 
@@ -32,26 +34,40 @@ class ClientsConfigTest {
     final GatedCallee callee = new GatedCallee();
 
     @Test
-    void annotatedClientIsBoundedByItsBulkheadAndNotByThePool() throws Exception {
+    void annotatedClientIsBoundedByItsBulkheadsAndNotByThePool() throws Exception {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+                AutoCloseable gate = this.callee::open) {
             context.getEnvironment().getPropertySources()
                 .addFirst(new MapPropertySource("test", Map.of("callee.base-url", this.callee.baseUrl())));
             context.register(ClientsConfig.class);
             context.refresh();
             CalleeClient client = context.getBean(CalleeClient.class);
-            Bulkhead bulkhead = context.getBean(BulkheadRegistry.class).bulkhead("callee");
+            BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+            Bulkhead callee = registry.bulkhead("callee");
+            Bulkhead reports = registry.bulkhead("callee-reports");
             List<Future<String>> calls = new ArrayList<>();
             for (int i = 0; i < 150; i++) {
                 calls.add(callers.submit(client::slow));
             }
-            await().until(() -> this.callee.inFlight() == 100 && bulkhead.getWaitingCount() == 50);
+            List<Future<Report>> reportCalls = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                String id = "r" + i;
+                reportCalls.add(callers.submit(() -> client.report(id)));
+            }
+            // Both bulkheads' limits reach the callee at once: the pool holds the sum of them.
+            await().until(() -> this.callee.inFlight() == 120 && callee.getWaitingCount() == 50
+                    && reports.getWaitingCount() == 10);
             this.callee.open();
             for (Future<String> call : calls) {
                 assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("ok");
             }
-            assertThat(this.callee.maxInFlight()).isEqualTo(100);
-            assertThat(bulkhead.getPermittedCount()).isEqualTo(150);
+            for (int i = 0; i < reportCalls.size(); i++) {
+                assertThat(reportCalls.get(i).get(30, TimeUnit.SECONDS)).isEqualTo(new Report("r" + i));
+            }
+            assertThat(this.callee.maxInFlight()).isEqualTo(120);
+            assertThat(callee.getPermittedCount()).isEqualTo(150);
+            assertThat(reports.getPermittedCount()).isEqualTo(30);
         }
     }
 }

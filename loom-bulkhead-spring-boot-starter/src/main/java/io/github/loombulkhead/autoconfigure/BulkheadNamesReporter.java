@@ -28,7 +28,7 @@ import org.springframework.util.ClassUtils;
  * Warns when bulkhead names in configuration and in code do not match: at startup, an entry under {@code loom.bulkhead.instances} that no
  * {@code @Bulkhead}, HTTP group, per-host client or executor refers to; and, whenever a bulkhead is created, one
  * without an entry of its own while a similarly named entry exists (a name with dots written without brackets,
- * another case, an environment variable's form).
+ * another case, an environment variable's form, a typo).
  */
 class BulkheadNamesReporter implements SmartInitializingSingleton {
 
@@ -61,12 +61,12 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
         Set<String> referenced = referencedNames();
         for (String name : configured) {
             if (!referenced.contains(name) && !isPerHost(name)) {
-                logger.warn(unused(name, similar(name, referenced)));
+                logger.warn(unused(name, similar(name, referenced, true)));
             }
         }
         this.registry.forEachBulkhead((bulkhead) -> {
             if (!configured.contains(bulkhead.getName())) {
-                List<String> similar = similar(bulkhead.getName(), configured);
+                List<String> similar = similar(bulkhead.getName(), configured, false);
                 if (!similar.isEmpty()) {
                     logger.warn(withoutEntry(bulkhead.getName(), similar));
                 }
@@ -155,19 +155,34 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     /**
      * The names among {@code candidates} that Spring Boot's binding or a typo could have derived from
      * {@code name} or {@code name} from them: equal but for case and characters other than letters and digits
-     * ({@code my.service}, {@code my-service}, {@code MyService}, {@code MYSERVICE}), or equal to the part before
-     * the first dot, which is what an unbracketed {@code instances.my.service.*} binds as.
+     * ({@code my.service}, {@code my-service}, {@code MyService}, {@code MYSERVICE}), equal to the part before
+     * the first dot, which is what an unbracketed {@code instances.my.service.*} binds as, or, with {@code typos},
+     * a typo apart ({@code calee}, {@code reprots}: see {@link #isTypoOf}). Typos are looked for only from an entry
+     * nothing refers to: bulkheads created at run time ({@code partner-a}, {@code partner-b}) are often that close
+     * to each other by design.
      */
-    private static List<String> similar(String name, Set<String> candidates) {
+    private static List<String> similar(String name, Set<String> candidates, boolean typos) {
         List<String> similar = new ArrayList<>();
         for (String candidate : candidates) {
             if (!candidate.equals(name) && (normalized(candidate).equals(normalized(name))
                     || normalized(firstPart(name)).equals(normalized(candidate))
-                    || normalized(firstPart(candidate)).equals(normalized(name)))) {
+                    || normalized(firstPart(candidate)).equals(normalized(name))
+                    || (typos && isTypoOf(normalized(candidate), normalized(name))))) {
                 similar.add(candidate);
             }
         }
         return similar;
+    }
+
+    /**
+     * Whether two names are a typo apart: one letter missing, added, replaced or two swapped in a name of 4 to 7
+     * letters, up to two such slips from 8 letters on; names under 4 letters are too short to tell a typo from
+     * another name ({@code db}, {@code dc}).
+     */
+    private static boolean isTypoOf(String a, String b) {
+        int shorter = Math.min(a.length(), b.length());
+        int allowed = (shorter < 4) ? 0 : (shorter < 8) ? 1 : 2;
+        return allowed > 0 && Math.abs(a.length() - b.length()) <= allowed && PropertyKeys.edits(a, b) <= allowed;
     }
 
     private static String firstPart(String name) {

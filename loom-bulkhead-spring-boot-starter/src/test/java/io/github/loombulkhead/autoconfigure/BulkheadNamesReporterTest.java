@@ -129,6 +129,63 @@ class BulkheadNamesReporterTest {
                     + "if application code asks the BulkheadRegistry for 'orphan' by name."));
     }
 
+    @Test
+    void aMisspeltEntryNamesTheBulkheadItWasMeantFor(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.instances.calee.max-concurrent-calls=5",
+                    "loom.bulkhead.instances.reprots.max-concurrent-calls=5",
+                    "loom.bulkhead.instances.db.max-concurrent-calls=5")
+            .withBean(CalleeService.class)
+            .withBean(ReportsService.class)
+            .withBean(DcService.class)
+            .run((context) -> assertThat(output)
+                .containsOnlyOnce("Bulkhead 'calee' is configured (loom.bulkhead.instances.calee) but nothing refers "
+                        + "to it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async "
+                        + "executor names it. Similar names in use: [callee]")
+                .containsOnlyOnce("Bulkhead 'reprots' is configured (loom.bulkhead.instances.reprots) but nothing "
+                        + "refers to it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or "
+                        + "@Async executor names it. Similar names in use: [reports]")
+                // Two letters apart from 'dc' is not a typo of it: too short to tell.
+                .containsOnlyOnce("Bulkhead 'db' is configured (loom.bulkhead.instances.db) but nothing refers to it: "
+                        + "no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async executor "
+                        + "names it. Check the name.")
+                .doesNotContain("Bulkhead 'callee' has no entry"));
+    }
+
+    @Test
+    void aBulkheadCreatedLaterOneLetterApartFromAnEntryInUseIsNotReported(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.partner-a.max-concurrent-calls=5")
+            .withBean(PartnerService.class)
+            .run((context) -> {
+                context.getBean(BulkheadRegistry.class).bulkhead("partner-b");
+                assertThat(output).doesNotContain("partner-a").doesNotContain("partner-b");
+            });
+    }
+
+    static class PartnerService {
+
+        @Bulkhead("partner-a")
+        public String call() {
+            return "done";
+        }
+    }
+
+    static class CalleeService {
+
+        @Bulkhead("callee")
+        public String call() {
+            return "done";
+        }
+    }
+
+    static class DcService {
+
+        @Bulkhead("dc")
+        public String call() {
+            return "done";
+        }
+    }
+
     static class DottedNameService {
 
         @Bulkhead("my.service")

@@ -3,7 +3,6 @@ package io.github.loombulkhead.sample.client;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.launch.ManagedCallee;
@@ -74,12 +73,12 @@ public class CalleeClientConfiguration {
 
     /**
      * Connections the caller may open to the callee: as many as requests, at least the reference's 1,000, and at
-     * least what the {@code @Bulkhead} clients of the group may hold at once (the static limit plus the adaptive
-     * ceiling, plus the limit again when {@code loom-bulkhead-cluster} runs), so that the pool never limits a mode.
+     * least what the {@code @Bulkhead} clients of the group may hold at once (the static limit of {@code callee} and
+     * of {@code callee-cluster}, plus the adaptive ceiling), so that the pool never limits a mode. The cluster
+     * bulkhead counts whether or not its mode runs: it is part of the group, and connections open only when used.
      */
     public static int poolSize(Scenario scenario) {
-        int cluster = scenario.modes().contains(Mode.LOOM_BULKHEAD_CLUSTER) ? scenario.limit() : 0;
-        return Math.max(Math.max(1_000, scenario.requests()), scenario.limit() + scenario.adaptiveMaxLimit() + cluster);
+        return Math.max(Math.max(1_000, scenario.requests()), 2 * scenario.limit() + scenario.adaptiveMaxLimit());
     }
 
     @Bean(destroyMethod = "close")

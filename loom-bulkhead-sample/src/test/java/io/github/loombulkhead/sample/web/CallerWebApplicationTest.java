@@ -1,11 +1,16 @@
 package io.github.loombulkhead.sample.web;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import io.github.loombulkhead.sample.compare.ModeRunner;
+import io.github.loombulkhead.sample.mode.Modes;
 import io.github.loombulkhead.sample.report.RunReport;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +39,12 @@ class CallerWebApplicationTest {
 
     @Autowired
     ModeRunner runner;
+
+    @Autowired
+    BulkheadRegistry registry;
+
+    @Autowired
+    PoolingHttpClientConnectionManager connections;
 
     private RestClient client;
 
@@ -83,6 +94,16 @@ class CallerWebApplicationTest {
     }
 
     @Test
+    void connectionPoolHoldsEveryBulkheadOfTheCalleeGroupWhicheverModesRun() {
+        // The cluster mode is not among the modes to run here; its bulkhead still belongs to the group.
+        int bounded = PooledHttpRequestFactories.poolLimit(List.of(this.registry.bulkhead(Modes.HTTP_BULKHEAD_NAME),
+                this.registry.bulkhead(Modes.CLUSTER_BULKHEAD_NAME), this.registry.bulkhead(Modes.ADAPTIVE_BULKHEAD_NAME)));
+        assertThat(bounded).isEqualTo(5 + 5 + 1_000);
+        assertThat(this.connections.getDefaultMaxPerRoute()).isGreaterThanOrEqualTo(bounded);
+        assertThat(this.connections.getMaxTotal()).isGreaterThanOrEqualTo(bounded);
+    }
+
+    @Test
     void clusterModeWithoutRedisIsUnavailableAndSaysHowToGiveItOne() {
         ResponseEntity<String> response = get("/api/test/loom-bulkhead-cluster?requests=4", String.class);
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
@@ -100,10 +121,10 @@ class CallerWebApplicationTest {
     void requestsOutsideWhatTheClientCanCarryAreABadRequest() {
         assertThat(get("/api/test/thread-pool?requests=0", String.class).getStatusCode())
             .isEqualTo(HttpStatus.BAD_REQUEST);
-        // The pool holds the static limit (5) plus the adaptive ceiling (1,000) connections.
-        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1006", String.class);
+        // The pool holds the static limits of callee and callee-cluster (5 each) plus the adaptive ceiling (1,000).
+        ResponseEntity<String> tooMany = get("/api/test/thread-pool?requests=1011", String.class);
         assertThat(tooMany.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(tooMany.getBody()).contains("at most 1005").contains("--loom.sample.requests=1006");
+        assertThat(tooMany.getBody()).contains("at most 1010").contains("--loom.sample.requests=1011");
     }
 
     @Test

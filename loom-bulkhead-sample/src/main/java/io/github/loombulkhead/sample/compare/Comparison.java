@@ -113,8 +113,11 @@ public final class Comparison {
             return;
         }
         int perMode = Math.max(1, total / this.scenario.modes().size());
-        this.out.println("Warming up both JVMs with " + Formats.count((long) perMode * this.scenario.modes().size())
-                + " quick requests...");
+        long warmup = (long) perMode * this.scenario.modes().size();
+        this.out.println("Warming up both JVMs with " + Formats.count(warmup) + " quick requests"
+                + ((warmup == total) ? "" : " (" + Formats.count(perMode) + " per mode, of the " + Formats.count(total)
+                        + " asked for)")
+                + "...");
         for (Mode mode : this.scenario.modes()) {
             this.runner.warmUp(mode, perMode, this.scenario.limit(), this.scenario.modeDeadline());
         }

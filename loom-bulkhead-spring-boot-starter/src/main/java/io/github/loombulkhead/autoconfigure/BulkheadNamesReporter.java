@@ -1,10 +1,14 @@
 package io.github.loombulkhead.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
@@ -59,8 +63,15 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         Set<String> configured = configuredNames();
         Set<String> referenced = referencedNames();
+        Set<String> merged = new HashSet<>();
+        for (Set<String> spellings : mergedEntries()) {
+            logger.warn(mergedWarning(spellings));
+            if (spellings.stream().anyMatch(referenced::contains)) {
+                merged.addAll(spellings);
+            }
+        }
         for (String name : configured) {
-            if (!referenced.contains(name) && !isPerHost(name)) {
+            if (!referenced.contains(name) && !isPerHost(name) && !merged.contains(name)) {
                 logger.warn(unused(name, similar(name, referenced, true)));
             }
         }
@@ -81,6 +92,14 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
                         : "Similar names in use: " + similar + "; to configure '" + similar.get(0) + "', "
                                 + howToConfigure(similar.get(0)))
                 + ". Ignore this if application code asks the BulkheadRegistry for '" + name + "' by name.";
+    }
+
+    private static String mergedWarning(Set<String> spellings) {
+        return "Entries " + spellings + " under loom.bulkhead.instances are one entry to Spring Boot's binding, which "
+                + "compares names written without brackets ignoring case and dashes: each of these bulkheads gets the "
+                + "settings written under all of them. To configure them apart, write the names in brackets ("
+                + String.join(", ", spellings.stream().map((name) -> "loom.bulkhead.instances[" + name + "]").toList())
+                + "); environment variables can only spell the lower-case form without dashes.";
     }
 
     private String withoutEntry(String name, List<String> similar) {
@@ -111,6 +130,28 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
             }
         }
         return names;
+    }
+
+    /**
+     * Entries that Spring Boot binds as one although they are spelled differently: names written without brackets
+     * that differ only in case and dashes ({@code Callee} and {@code callee}, {@code my-service} and the
+     * {@code myservice} of an environment variable). Spring Boot creates an entry for each spelling and binds every
+     * one of them from the properties of all.
+     */
+    private List<Set<String>> mergedEntries() {
+        Map<String, Set<String>> spellings = new LinkedHashMap<>();
+        int index = INSTANCES.getNumberOfElements();
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+            if (source instanceof IterableConfigurationPropertySource iterable) {
+                iterable.filter(INSTANCES::isAncestorOf)
+                    .stream()
+                    .filter((name) -> name.getNumberOfElements() > index)
+                    .forEach((name) -> spellings
+                        .computeIfAbsent(name.getElement(index, Form.UNIFORM), (key) -> new TreeSet<>())
+                        .add(name.getElement(index, Form.ORIGINAL)));
+            }
+        }
+        return spellings.values().stream().filter((names) -> names.size() > 1).toList();
     }
 
     /** Names of bulkheads that the application's annotations, configuration and executor beans refer to. */

@@ -170,6 +170,38 @@ class BulkheadNamesReporterTest {
         }
     }
 
+    @Test
+    void entriesThatSpringBootBindsAsOneAreReportedAsSuch(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.instances.callee.max-concurrent-calls=10",
+                    "loom.bulkhead.instances.Callee.queue-capacity=7",
+                    "loom.bulkhead.instances[Reports].max-concurrent-calls=3",
+                    "loom.bulkhead.instances.reports.max-concurrent-calls=4")
+            .withBean(CalleeService.class)
+            .withBean(ReportsService.class)
+            .run((context) -> {
+                // Spring Boot's binding: both spellings become entries, and each gets the settings of both.
+                LoomBulkheadProperties.Instance callee = context.getBean(LoomBulkheadProperties.class)
+                    .getInstances()
+                    .get("Callee");
+                assertThat(callee.getMaxConcurrentCalls()).isEqualTo(10);
+                assertThat(callee.getQueueCapacity()).isEqualTo(7);
+                assertThat(output)
+                    .containsOnlyOnce("Entries [Callee, callee] under loom.bulkhead.instances are one entry to Spring "
+                            + "Boot's binding, which compares names written without brackets ignoring case and dashes: "
+                            + "each of these bulkheads gets the settings written under all of them. To configure them "
+                            + "apart, write the names in brackets (loom.bulkhead.instances[Callee], "
+                            + "loom.bulkhead.instances[callee]); environment variables can only spell the lower-case "
+                            + "form without dashes.")
+                    // The other spelling is not offered as the one to configure: it is the same entry.
+                    .doesNotContain("Bulkhead 'Callee' is configured")
+                    // A name in brackets keeps its case and is an entry of its own.
+                    .doesNotContain("Entries [Reports, reports]");
+                assertThat(context.getBean(LoomBulkheadProperties.class).getInstances().get("Reports")
+                    .getMaxConcurrentCalls()).isEqualTo(3);
+            });
+    }
+
     static class CalleeService {
 
         @Bulkhead("callee")

@@ -305,7 +305,10 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             return this;
         }
 
-        /** Which failed tasks an adaptive limit takes as overload signals (default: timeouts, refused connections). */
+        /**
+         * Which failed tasks an adaptive limit takes as overload signals (default: {@link DropClassifier#ofDefaults()}:
+         * timeouts, refused connections, Spring's 503 and 429 client exceptions).
+         */
         public Builder dropClassifier(DropClassifier dropClassifier) {
             this.settings.dropClassifier = dropClassifier;
             return this;

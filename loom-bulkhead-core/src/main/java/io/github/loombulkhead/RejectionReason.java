@@ -14,7 +14,10 @@ public enum RejectionReason {
     /** The call or task waited {@code maxWaitDuration} without getting a permit. */
     WAIT_TIMED_OUT("wait-timed-out"),
 
-    /** The executor was shut down before the task could start. */
+    /**
+     * The task was submitted after its executor was shut down, or the bulkhead's cluster was closed while the call or
+     * task waited for a lease.
+     */
     SHUT_DOWN("shut-down"),
 
     /** The waiting thread was interrupted before it got a permit. */

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Decides whether a failed call is an overload signal ({@link Outcome#DROPPED}) for an adaptive
  * limit: its exception, or one of its causes, is one of the configured types. The defaults are
- * timeouts and refused connections: {@link TimeoutException}, {@link InterruptedIOException}
+ * timeouts, refused connections and the callee's own overload answers: {@link TimeoutException}, {@link InterruptedIOException}
  * (socket, connect and HTTP client read timeouts), {@link ConnectException}, {@code java.net.http}'s
  * {@code HttpTimeoutException}, and Spring Web's {@code 503 Service Unavailable} and
  * {@code 429 Too Many Requests} exceptions. Any other failure is a {@link Outcome#SUCCESS}: the

@@ -5,7 +5,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -17,6 +16,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -26,13 +26,15 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.ClassUtils;
 
 /**
  * Warns when bulkhead names in configuration and in code do not match: at startup, an entry under {@code loom.bulkhead.instances} that no
  * {@code @Bulkhead}, HTTP group, per-host client or executor refers to; and, whenever a bulkhead is created, one
  * without an entry of its own while a similarly named entry exists (a name with dots written without brackets,
- * another case, an environment variable's form, a typo).
+ * another case, an environment variable's form), and entries that Spring Boot binds as one although they are spelled
+ * differently. An entry nothing refers to names the bulkhead in use it is probably a typo of.
  */
 class BulkheadNamesReporter implements SmartInitializingSingleton {
 
@@ -61,23 +63,34 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
-        Set<String> configured = configuredNames();
+        List<Spelling> spellings = spellings();
+        Set<String> configured = new LinkedHashSet<>(this.properties.getInstances().keySet());
+        spellings.forEach((spelling) -> configured.add(spelling.name()));
         Set<String> referenced = referencedNames();
-        Set<String> merged = new HashSet<>();
-        for (Set<String> spellings : mergedEntries()) {
-            logger.warn(mergedWarning(spellings));
-            if (spellings.stream().anyMatch(referenced::contains)) {
-                merged.addAll(spellings);
+        Set<String> aliases = new HashSet<>();
+        for (List<Spelling> entry : boundAsOne(spellings)) {
+            Set<String> names = new TreeSet<>(entry.stream().map(Spelling::name).toList());
+            if (names.stream().anyMatch(referenced::contains)) {
+                // Spring Boot binds every spelling into the entry in use: none of them is unused.
+                aliases.addAll(names);
+            }
+            Set<String> written = new TreeSet<>(entry.stream()
+                .filter((spelling) -> !spelling.fromEnvironment())
+                .map(Spelling::name)
+                .toList());
+            if (written.size() > 1) {
+                // An environment variable can only spell the lower-case form: overriding a file's entry is its use.
+                logger.warn(boundAsOneWarning(written));
             }
         }
         for (String name : configured) {
-            if (!referenced.contains(name) && !isPerHost(name) && !merged.contains(name)) {
-                logger.warn(unused(name, similar(name, referenced, true)));
+            if (!referenced.contains(name) && !isPerHost(name) && !aliases.contains(name)) {
+                logger.warn(unused(name, similar(name, referenced), nearestTypo(name, referenced)));
             }
         }
         this.registry.forEachBulkhead((bulkhead) -> {
             if (!configured.contains(bulkhead.getName())) {
-                List<String> similar = similar(bulkhead.getName(), configured, false);
+                List<String> similar = similar(bulkhead.getName(), configured);
                 if (!similar.isEmpty()) {
                     logger.warn(withoutEntry(bulkhead.getName(), similar));
                 }
@@ -85,21 +98,24 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
         });
     }
 
-    private String unused(String name, List<String> similar) {
+    private String unused(String name, List<String> similar, @Nullable String typo) {
+        String hint = !similar.isEmpty()
+                ? "Similar names in use: " + similar + "; to configure '" + similar.get(0) + "', "
+                        + howToConfigure(similar.get(0))
+                : (typo != null) ? "Did you mean '" + typo + "'? Its entry would be "
+                        + BulkheadConfigMapper.instanceKey(typo) : "Check the name";
         return "Bulkhead '" + name + "' is configured (" + BulkheadConfigMapper.instanceKey(name) + ") but nothing "
                 + "refers to it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async "
-                + "executor names it. " + (similar.isEmpty() ? "Check the name"
-                        : "Similar names in use: " + similar + "; to configure '" + similar.get(0) + "', "
-                                + howToConfigure(similar.get(0)))
-                + ". Ignore this if application code asks the BulkheadRegistry for '" + name + "' by name.";
+                + "executor names it. " + hint + ". Ignore this if application code asks the BulkheadRegistry for '"
+                + name + "' by name.";
     }
 
-    private static String mergedWarning(Set<String> spellings) {
+    private static String boundAsOneWarning(Set<String> spellings) {
         return "Entries " + spellings + " under loom.bulkhead.instances are one entry to Spring Boot's binding, which "
                 + "compares names written without brackets ignoring case and dashes: each of these bulkheads gets the "
                 + "settings written under all of them. To configure them apart, write the names in brackets ("
                 + String.join(", ", spellings.stream().map((name) -> "loom.bulkhead.instances[" + name + "]").toList())
-                + "); environment variables can only spell the lower-case form without dashes.";
+                + ").";
     }
 
     private String withoutEntry(String name, List<String> similar) {
@@ -111,47 +127,50 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     }
 
     private static String howToConfigure(String name) {
-        return "write loom.bulkhead.instances[" + name + "].max-concurrent-calls (brackets keep dots and capitals; "
-                + "environment variables keep neither, so use lower-case names with dashes there)";
+        return "write loom.bulkhead.instances[" + name + "].max-concurrent-calls (brackets keep dots and capitals; an "
+                + "environment variable spells only lower-case letters and digits, so it configures a bulkhead named "
+                + "so, or overrides an entry that a file writes without brackets)";
     }
 
     /**
-     * The entries of {@code loom.bulkhead.instances}: those bound, and those the property names give although
-     * nothing bound (an unbracketed {@code instances.my.service.max-concurrent-calls} names the entry {@code my}).
+     * One entry name as a property source spells it: an unbracketed {@code instances.my.service.max-concurrent-calls}
+     * names the entry {@code my}; {@code uniform} is how Spring Boot compares it (a bracketed name as written, others
+     * in lower case without dashes).
      */
-    private Set<String> configuredNames() {
-        Set<String> names = new LinkedHashSet<>(this.properties.getInstances().keySet());
-        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-            if (source instanceof IterableConfigurationPropertySource iterable) {
-                iterable.filter(INSTANCES::isAncestorOf)
-                    .stream()
-                    .filter((name) -> name.getNumberOfElements() > INSTANCES.getNumberOfElements())
-                    .forEach((name) -> names.add(name.getElement(INSTANCES.getNumberOfElements(), Form.ORIGINAL)));
-            }
-        }
-        return names;
+    private record Spelling(String name, String uniform, boolean fromEnvironment) {
     }
 
-    /**
-     * Entries that Spring Boot binds as one although they are spelled differently: names written without brackets
-     * that differ only in case and dashes ({@code Callee} and {@code callee}, {@code my-service} and the
-     * {@code myservice} of an environment variable). Spring Boot creates an entry for each spelling and binds every
-     * one of them from the properties of all.
-     */
-    private List<Set<String>> mergedEntries() {
-        Map<String, Set<String>> spellings = new LinkedHashMap<>();
+    /** Every spelling of an entry name under {@code loom.bulkhead.instances} in the environment's property sources. */
+    private List<Spelling> spellings() {
+        List<Spelling> spellings = new ArrayList<>();
         int index = INSTANCES.getNumberOfElements();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
             if (source instanceof IterableConfigurationPropertySource iterable) {
+                boolean environment = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
                 iterable.filter(INSTANCES::isAncestorOf)
                     .stream()
                     .filter((name) -> name.getNumberOfElements() > index)
-                    .forEach((name) -> spellings
-                        .computeIfAbsent(name.getElement(index, Form.UNIFORM), (key) -> new TreeSet<>())
-                        .add(name.getElement(index, Form.ORIGINAL)));
+                    .forEach((name) -> spellings.add(new Spelling(name.getElement(index, Form.ORIGINAL),
+                            name.getElement(index, Form.UNIFORM), environment)));
             }
         }
-        return spellings.values().stream().filter((names) -> names.size() > 1).toList();
+        return spellings;
+    }
+
+    /**
+     * Spellings that Spring Boot binds as one entry although they differ: names without brackets that differ only in
+     * case and dashes ({@code Callee} and {@code callee}, {@code my-service} and an environment variable's
+     * {@code myservice}). Spring Boot creates an entry for each spelling and binds every one from the properties of
+     * all.
+     */
+    private static List<List<Spelling>> boundAsOne(List<Spelling> spellings) {
+        Map<String, List<Spelling>> byUniform = new LinkedHashMap<>();
+        spellings.forEach((spelling) -> byUniform.computeIfAbsent(spelling.uniform(), (key) -> new ArrayList<>())
+            .add(spelling));
+        return byUniform.values()
+            .stream()
+            .filter((entry) -> entry.stream().map(Spelling::name).distinct().count() > 1)
+            .toList();
     }
 
     /** Names of bulkheads that the application's annotations, configuration and executor beans refer to. */
@@ -194,21 +213,17 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     }
 
     /**
-     * The names among {@code candidates} that Spring Boot's binding or a typo could have derived from
-     * {@code name} or {@code name} from them: equal but for case and characters other than letters and digits
-     * ({@code my.service}, {@code my-service}, {@code MyService}, {@code MYSERVICE}), equal to the part before
-     * the first dot, which is what an unbracketed {@code instances.my.service.*} binds as, or, with {@code typos},
-     * a typo apart ({@code calee}, {@code reprots}: see {@link #isTypoOf}). Typos are looked for only from an entry
-     * nothing refers to: bulkheads created at run time ({@code partner-a}, {@code partner-b}) are often that close
-     * to each other by design.
+     * The names among {@code candidates} that Spring Boot's binding could have derived from {@code name} or
+     * {@code name} from them: equal but for case and characters other than letters and digits ({@code my.service},
+     * {@code my-service}, {@code MyService}, {@code MYSERVICE}), or equal to the part before the first dot, which is
+     * what an unbracketed {@code instances.my.service.*} binds as.
      */
-    private static List<String> similar(String name, Set<String> candidates, boolean typos) {
+    private static List<String> similar(String name, Set<String> candidates) {
         List<String> similar = new ArrayList<>();
         for (String candidate : candidates) {
-            if (!candidate.equals(name) && (normalized(candidate).equals(normalized(name))
-                    || normalized(firstPart(name)).equals(normalized(candidate))
-                    || normalized(firstPart(candidate)).equals(normalized(name))
-                    || (typos && isTypoOf(normalized(candidate), normalized(name))))) {
+            if (!candidate.equals(name) && (uniform(candidate).equals(uniform(name))
+                    || uniform(firstPart(name)).equals(uniform(candidate))
+                    || uniform(firstPart(candidate)).equals(uniform(name)))) {
                 similar.add(candidate);
             }
         }
@@ -216,14 +231,41 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     }
 
     /**
-     * Whether two names are a typo apart: one letter missing, added, replaced or two swapped in a name of 4 to 7
-     * letters, up to two such slips from 8 letters on; names under 4 letters are too short to tell a typo from
-     * another name ({@code db}, {@code dc}).
+     * The name among {@code candidates} that {@code name} is most likely a typo of, or {@code null}: one letter
+     * missing, added, replaced or two swapped in a name of 4 to 7 letters, up to two such slips from 8 letters on.
+     * Stricter than the key suggestions of {@link PropertyKeys}, because bulkhead names are the user's own and often
+     * close by design: names under 4 letters ({@code db}, {@code dc}) and names that differ only in digits or in their
+     * last dash-separated part ({@code orders-eu}, {@code orders-us}; {@code partner-a}, {@code partner-c}) are
+     * taken as different names, not typos.
      */
-    private static boolean isTypoOf(String a, String b) {
-        int shorter = Math.min(a.length(), b.length());
-        int allowed = (shorter < 4) ? 0 : (shorter < 8) ? 1 : 2;
-        return allowed > 0 && Math.abs(a.length() - b.length()) <= allowed && PropertyKeys.edits(a, b) <= allowed;
+    private static @Nullable String nearestTypo(String name, Set<String> candidates) {
+        String nearest = null;
+        int fewest = Integer.MAX_VALUE;
+        for (String candidate : new TreeSet<>(candidates)) {
+            String a = uniform(name);
+            String b = uniform(candidate);
+            int shorter = Math.min(a.length(), b.length());
+            int allowed = (shorter < 4) ? 0 : (shorter < 8) ? 1 : 2;
+            if (allowed == 0 || Math.abs(a.length() - b.length()) > allowed || isVariantOf(name, candidate)) {
+                continue;
+            }
+            int edits = PropertyKeys.edits(a, b);
+            if (edits <= allowed && edits < fewest) {
+                nearest = candidate;
+                fewest = edits;
+            }
+        }
+        return nearest;
+    }
+
+    /** Whether two names differ only in digits or only in their last dash-separated part. */
+    private static boolean isVariantOf(String a, String b) {
+        if (a.replaceAll("[0-9]", "").equals(b.replaceAll("[0-9]", ""))) {
+            return true;
+        }
+        int dashA = a.lastIndexOf('-');
+        int dashB = b.lastIndexOf('-');
+        return dashA > 0 && dashB > 0 && a.substring(0, dashA).equals(b.substring(0, dashB));
     }
 
     private static String firstPart(String name) {
@@ -231,7 +273,7 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
         return (dot > 0) ? name.substring(0, dot) : name;
     }
 
-    private static String normalized(String name) {
-        return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+    private static String uniform(String name) {
+        return PropertyKeys.uniform(name);
     }
 }

@@ -203,7 +203,8 @@ final class PropertyKeys {
         return name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
     }
 
-    private static String uniform(String name) {
+    /** A name as Spring Boot compares an unbracketed one: letters and digits only, lower case. */
+    static String uniform(String name) {
         return name.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
     }
 

@@ -15,6 +15,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
@@ -141,10 +142,11 @@ class BulkheadNamesReporterTest {
             .run((context) -> assertThat(output)
                 .containsOnlyOnce("Bulkhead 'calee' is configured (loom.bulkhead.instances.calee) but nothing refers "
                         + "to it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async "
-                        + "executor names it. Similar names in use: [callee]")
+                        + "executor names it. Did you mean 'callee'? Its entry would be loom.bulkhead.instances.callee. "
+                        + "Ignore this if application code asks the BulkheadRegistry for 'calee' by name.")
                 .containsOnlyOnce("Bulkhead 'reprots' is configured (loom.bulkhead.instances.reprots) but nothing "
                         + "refers to it: no @Bulkhead, HTTP service group, per-host client, bounded executor bean or "
-                        + "@Async executor names it. Similar names in use: [reports]")
+                        + "@Async executor names it. Did you mean 'reports'?")
                 // Two letters apart from 'dc' is not a typo of it: too short to tell.
                 .containsOnlyOnce("Bulkhead 'db' is configured (loom.bulkhead.instances.db) but nothing refers to it: "
                         + "no @Bulkhead, HTTP service group, per-host client, bounded executor bean or @Async executor "
@@ -191,8 +193,7 @@ class BulkheadNamesReporterTest {
                             + "Boot's binding, which compares names written without brackets ignoring case and dashes: "
                             + "each of these bulkheads gets the settings written under all of them. To configure them "
                             + "apart, write the names in brackets (loom.bulkhead.instances[Callee], "
-                            + "loom.bulkhead.instances[callee]); environment variables can only spell the lower-case "
-                            + "form without dashes.")
+                            + "loom.bulkhead.instances[callee]).")
                     // The other spelling is not offered as the one to configure: it is the same entry.
                     .doesNotContain("Bulkhead 'Callee' is configured")
                     // A name in brackets keeps its case and is an entry of its own.
@@ -200,6 +201,68 @@ class BulkheadNamesReporterTest {
                 assertThat(context.getBean(LoomBulkheadProperties.class).getInstances().get("Reports")
                     .getMaxConcurrentCalls()).isEqualTo(3);
             });
+    }
+
+    @Test
+    void namesThatDifferOnlyInTheirLastPartOrDigitsAreNotTakenForTypos(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.instances.orders-us.max-concurrent-calls=5",
+                    "loom.bulkhead.instances.partner2.max-concurrent-calls=5")
+            .withBean(OrdersEuService.class)
+            .withBean(Partner1Service.class)
+            .run((context) -> assertThat(output)
+                .containsOnlyOnce("Bulkhead 'orders-us' is configured (loom.bulkhead.instances.orders-us) but nothing "
+                        + "refers to it")
+                .containsOnlyOnce("Bulkhead 'partner2' is configured (loom.bulkhead.instances.partner2) but nothing "
+                        + "refers to it")
+                .doesNotContain("Did you mean"));
+    }
+
+    @Test
+    void anEnvironmentVariableOverridingAnEntryOfTheFileIsNeitherUnusedNorReportedAsBoundAsOne(CapturedOutput output) {
+        this.contextRunner.withInitializer((context) -> {
+            MutablePropertySources sources = context.getEnvironment().getPropertySources();
+            sources.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                    new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                            Map.of("LOOM_BULKHEAD_INSTANCES_MYSERVICE_MAXCONCURRENTCALLS", "5")));
+            // Where application.yml goes: after the environment variables.
+            sources.addLast(new MapPropertySource("application.yml",
+                    Map.of("loom.bulkhead.instances.my-service.max-concurrent-calls", "10",
+                            "loom.bulkhead.instances.my-service.queue-capacity", "7")));
+        })
+            .withBean(DashedNameService.class)
+            .run((context) -> {
+                // The variable's 'myservice' and the file's 'my-service' are one entry: the variable overrides the
+                // file's limit, the file's other settings stay.
+                io.github.loombulkhead.Bulkhead bulkhead = context.getBean(BulkheadRegistry.class).bulkhead("my-service");
+                assertThat(bulkhead.getLimit()).isEqualTo(5);
+                assertThat(bulkhead.getConfig().getQueueCapacity()).isEqualTo(7);
+                assertThat(output).doesNotContain("Entries [").doesNotContain("is configured");
+            });
+    }
+
+    static class OrdersEuService {
+
+        @Bulkhead("orders-eu")
+        public String call() {
+            return "done";
+        }
+    }
+
+    static class Partner1Service {
+
+        @Bulkhead("partner1")
+        public String call() {
+            return "done";
+        }
+    }
+
+    static class DashedNameService {
+
+        @Bulkhead("my-service")
+        public String call() {
+            return "done";
+        }
     }
 
     static class CalleeService {

@@ -14,6 +14,7 @@ import org.springframework.web.client.RestClient;
  * The README's plain-Java quick start: a bounded executor and a RestClient that share one bulkhead; closing it closes
  * the executor (waiting for its tasks) and the client's connection pool.
  */
+@SuppressWarnings("try") // close() declares what the pool's destroy() declares
 record PlainJavaQuickStart(BoundedVirtualExecutor executor, Bulkhead callee, HttpComponentsClientHttpRequestFactory pool,
         RestClient client) implements AutoCloseable {
 

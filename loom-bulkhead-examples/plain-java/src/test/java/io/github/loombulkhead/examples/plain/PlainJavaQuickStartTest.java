@@ -27,6 +27,7 @@ class PlainJavaQuickStartTest {
     final GatedCallee callee = new GatedCallee();
 
     @Test
+    @SuppressWarnings("try") // the gate is closed for its side effect: it opens the callee first
     void httpCallsBeyondTheLimitWaitAndThePoolIsNoSecondLimit() throws Exception {
         PlainJavaQuickStart quickStart = PlainJavaQuickStart.create(this.callee.baseUrl());
         Bulkhead bulkhead = quickStart.callee();
@@ -53,6 +54,7 @@ class PlainJavaQuickStartTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the gates are closed for their side effect: they open first
     void executorTasksAndHttpCallsShareTheLimit() throws Exception {
         PlainJavaQuickStart quickStart = PlainJavaQuickStart.create(this.callee.baseUrl());
         Bulkhead bulkhead = quickStart.callee();

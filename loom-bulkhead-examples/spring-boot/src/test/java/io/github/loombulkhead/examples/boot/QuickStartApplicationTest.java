@@ -48,6 +48,7 @@ class QuickStartApplicationTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the gate is closed for its side effect: it opens the callee first
     void annotatedClientIsBoundedAndItsBulkheadIsInActuatorAndPrometheus() throws Exception {
         try (ConfigurableApplicationContext application = SpringApplication.run(Application.class,
                 "--server.port=0", "--spring.http.serviceclient.callee.base-url=" + this.callee.baseUrl());

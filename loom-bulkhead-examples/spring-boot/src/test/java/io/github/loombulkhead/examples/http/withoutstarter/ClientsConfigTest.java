@@ -34,6 +34,7 @@ class ClientsConfigTest {
     final GatedCallee callee = new GatedCallee();
 
     @Test
+    @SuppressWarnings("try") // the gate is closed for its side effect: it opens the callee first
     void annotatedClientIsBoundedByItsBulkheadsAndNotByThePool() throws Exception {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
                 ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();

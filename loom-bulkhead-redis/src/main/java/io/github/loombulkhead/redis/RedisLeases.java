@@ -30,7 +30,8 @@ final class RedisLeases {
 
     /** Applies a configured limit that differs from the one last configured; returns the limit in force. */
     int init(int configuredLimit) {
-        Object limit = this.scripts.await(LeaseScript.INIT, List.of(this.keys.limit(), this.keys.configured()),
+        Object limit = this.scripts.await(LeaseScript.INIT,
+                List.of(this.keys.limit(), this.keys.configured(), this.keys.meta()),
                 List.of(Integer.toString(configuredLimit)));
         return ((Number) limit).intValue();
     }

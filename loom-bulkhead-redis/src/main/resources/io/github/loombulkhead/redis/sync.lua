@@ -15,6 +15,14 @@ if not limit then
     limit = ARGV[5]
 end
 limit = tonumber(limit)
+if redis.call('EXISTS', KEYS[7]) == 0 then
+    -- The meta hash is created when a process attaches: without it, Redis lost its state (a restart, a failover)
+    -- while processes may still run calls on their leases. Until every live process has renewed (within one lease),
+    -- only what processes say they keep counts, and nothing new is granted: the first to ask would get permits
+    -- still in use elsewhere.
+    redis.call('HSET', KEYS[7], 'inflight', 0, 'settle', now + lease)
+end
+local settling = now < tonumber(redis.call('HGET', KEYS[7], 'settle') or '0')
 local inflight = tonumber(redis.call('HGET', KEYS[7], 'inflight') or '0')
 
 -- Processes that stopped renewing lose their leases.
@@ -41,7 +49,7 @@ inflight = inflight + held - old
 redis.call('ZADD', KEYS[3], now + lease, me)
 
 -- Nobody waits and what the process wants is free: no queue to keep, no turn to take (the common case, kept short).
-if (want == 0 or inflight + want <= limit) and redis.call('ZCARD', KEYS[5]) == 0 then
+if (want == 0 or (inflight + want <= limit and not settling)) and redis.call('ZCARD', KEYS[5]) == 0 then
     held = held + want
     inflight = inflight + want
     if held > 0 then
@@ -68,7 +76,7 @@ end
 
 -- Free permits go to waiting processes one at a time, in turn; a lone waiter takes them at once.
 local handed = {}
-while inflight < limit do
+while inflight < limit and not settling do
     local head = redis.call('ZRANGE', KEYS[5], 0, 0)[1]
     if not head then
         break

@@ -1,6 +1,8 @@
 package io.github.loombulkhead.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import io.github.loombulkhead.BulkheadRejectedException;
@@ -80,6 +82,67 @@ class ClusterFallbackTest {
         assertThat(this.b.clusterBulkhead.getClusterInFlight()).isEqualTo(6);
         for (int i = 0; i < 6; i++) {
             this.b.bulkhead.onComplete(0);
+        }
+    }
+
+    @Test
+    void aRestartedRedisGrantsNothingNewUntilThePermitsInUseWereClaimedAgainWithRejectFallback() throws Exception {
+        permitsInUseSurviveAQuickRestart(ClusterFallback.REJECT);
+    }
+
+    @Test
+    void aRestartedRedisGrantsNothingNewUntilThePermitsInUseWereClaimedAgainWithLocalFallback() throws Exception {
+        permitsInUseSurviveAQuickRestart(ClusterFallback.LOCAL);
+    }
+
+    /**
+     * b holds the whole limit when Redis restarts empty, so quickly that b may not notice; a wants permits. The first
+     * sync after the restart must not hand a what b still uses: a gets permits only when b gives them back.
+     */
+    private void permitsInUseSurviveAQuickRestart(ClusterFallback fallback) throws Exception {
+        replicas(4, fallback);
+        for (int i = 0; i < 4; i++) {
+            this.b.bulkhead.acquirePermit();
+        }
+        long renewals = this.b.clusterBulkhead.getRenewalCount();
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(2))
+            .until(() -> this.b.clusterBulkhead.getRenewalCount() > renewals);
+        this.redis.stop();
+        this.redis.restart();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            callers.add(Thread.startVirtualThread(() -> acquireRetryingWhileUnavailable(this.a)));
+        }
+        // b claims its 4 permits again at its next renewals (every third of the 1 s lease), whether or not it noticed.
+        long after = this.b.clusterBulkhead.getRenewalCount();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.b.clusterBulkhead.getRenewalCount() >= after + 3
+                && this.b.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+        assertThat(this.a.bulkhead.getActiveCount()).as("permits a got while b held the whole limit").isZero();
+        assertThat(this.b.bulkhead.getActiveCount()).isEqualTo(4);
+        for (int i = 0; i < 4; i++) {
+            this.b.bulkhead.onComplete(0);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.a.bulkhead.getActiveCount() == 4);
+        for (Thread caller : callers) {
+            caller.join(Duration.ofSeconds(10));
+        }
+        for (int i = 0; i < 4; i++) {
+            this.a.bulkhead.onComplete(0);
+        }
+    }
+
+    /** With {@code fallback: reject} a caller that met the outage is rejected; it tries again, for 10 s at most. */
+    private static void acquireRetryingWhileUnavailable(Replica replica) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            try {
+                replica.bulkhead.acquirePermit();
+                return;
+            }
+            catch (BulkheadRejectedException ex) {
+                assertThat(ex.getReason()).isEqualTo(RejectionReason.CLUSTER_UNAVAILABLE);
+                await().pollDelay(Duration.ofMillis(20)).until(() -> true);
+            }
         }
     }
 

@@ -187,6 +187,8 @@ class RedisClientClusterTest {
                 StatefulRedisConnection<String, String> probe = this.client.connect()) {
             RedisLeases holder = new RedisLeases(scripts, keys, "holder", ClusterConfig.ofDefaults());
             RedisLeases waiter = new RedisLeases(scripts, keys, "waiter", ClusterConfig.ofDefaults());
+            // Attached, as every process is before its first sync.
+            assertThat(holder.init(2)).isEqualTo(2);
             assertThat(holder.sync(0, 2, 2).held()).isEqualTo(2);
             assertThat(waiter.sync(0, 1, 2).held()).isZero();
             // The holder's release hands the waiter its permit before the waiter looks again, still asking for one.
@@ -211,6 +213,7 @@ class RedisClientClusterTest {
                 RedisClientScripts otherScripts = new RedisClientScripts(this.client);
                 StatefulRedisConnection<String, String> probe = this.client.connect()) {
             RedisLeases other = new RedisLeases(otherScripts, keys, "other", config);
+            assertThat(other.init(2)).isEqualTo(2);
             assertThat(other.sync(0, 2, 2).held()).isEqualTo(2);
             AtomicBoolean releaseFirst = new AtomicBoolean();
             // Right before the closing process's last sync (keeping nothing, wanting nothing), the other process

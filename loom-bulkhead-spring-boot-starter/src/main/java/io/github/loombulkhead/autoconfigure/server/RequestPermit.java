@@ -179,7 +179,12 @@ final class RequestPermit extends Waiter implements AsyncListener {
         catch (IllegalStateException ex) {
             // The request ended (error, client gone) between the check and the dispatch. If its end already gave
             // the permit back (release saw GRANTED), the permit was used: it must not be passed on a second time.
-            return !this.state.compareAndSet(GRANTED, DONE);
+            if (this.state.compareAndSet(GRANTED, DONE)) {
+                // It left without running, and its end will find it done: counted here, once.
+                this.ending.withdrawn(Reason.REQUEST_ENDED);
+                return false;
+            }
+            return true;
         }
     }
 

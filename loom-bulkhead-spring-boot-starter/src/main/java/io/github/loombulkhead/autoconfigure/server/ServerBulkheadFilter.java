@@ -2,6 +2,7 @@ package io.github.loombulkhead.autoconfigure.server;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRejectedException;
@@ -42,6 +43,8 @@ public class ServerBulkheadFilter implements Filter {
     private final ServerBulkheadRejectionHandler rejectionHandler;
 
     private final WithdrawnRequests withdrawn;
+
+    private final AtomicBoolean blockingWarned = new AtomicBoolean();
 
     /** Null when the connections of waiting requests are not checked. */
     private final DisconnectCheck disconnectCheck;
@@ -85,9 +88,36 @@ public class ServerBulkheadFilter implements Filter {
         if (bulkhead.tryAcquirePermit()) {
             runHolding(RequestPermit.running(bulkhead), request, response, chain);
         }
-        else {
+        else if (request.isAsyncSupported()) {
             waitForPermit(bulkhead, request, response);
         }
+        else {
+            waitOnThisThread(bulkhead, request, response, chain);
+        }
+    }
+
+    /**
+     * A filter or servlet before this one does not support async mode, so the request cannot wait without a thread:
+     * it waits on the thread that runs it (a virtual thread parks without pinning its carrier), as long as the
+     * bulkhead's max wait, and runs or is rejected there. Said once, naming what to change.
+     */
+    private void waitOnThisThread(Bulkhead bulkhead, HttpServletRequest request, HttpServletResponse response,
+            FilterChain chain) throws IOException, ServletException {
+        if (this.blockingWarned.compareAndSet(false, true)) {
+            logger.warn("A request to " + request.getRequestURI() + " waits for a permit of bulkhead '"
+                    + bulkhead.getName() + "' on its own thread: a filter or servlet before the bulkhead's filter does "
+                    + "not support async mode (a FilterRegistrationBean with setAsyncSupported(false), a @WebFilter "
+                    + "without asyncSupported = true), so the request cannot wait without a thread. Enable async "
+                    + "support on it. Logged once.");
+        }
+        try {
+            bulkhead.acquirePermit();
+        }
+        catch (BulkheadRejectedException ex) {
+            reject(request, response, ex);
+            return;
+        }
+        runHolding(RequestPermit.running(bulkhead), request, response, chain);
     }
 
     private void runHolding(RequestPermit permit, HttpServletRequest request, HttpServletResponse response,
@@ -139,6 +169,15 @@ public class ServerBulkheadFilter implements Filter {
     private void rejectAndComplete(HttpServletRequest request, HttpServletResponse response,
             BulkheadRejectedException rejection, AsyncContext async) {
         try {
+            reject(request, response, rejection);
+        }
+        finally {
+            async.complete();
+        }
+    }
+
+    private void reject(HttpServletRequest request, HttpServletResponse response, BulkheadRejectedException rejection) {
+        try {
             this.rejectionHandler.reject(request, response, rejection);
         }
         catch (IOException ex) {
@@ -152,9 +191,6 @@ public class ServerBulkheadFilter implements Filter {
                 response.reset();
                 response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             }
-        }
-        finally {
-            async.complete();
         }
     }
 

@@ -77,6 +77,22 @@ class RequestPermitTest {
     }
 
     @Test
+    void requestWhoseDispatchIsRefusedBeforeTheContainerReportsItsEndIsCountedAsWithdrawn() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        RecordingAsyncContext refusing = new RecordingAsyncContext();
+        refusing.refusesDispatch = true;
+        RequestPermit ended = waiting(refusing);
+        this.bulkhead.onComplete(0);
+        refusing.complete();
+        assertThat(ended.start()).isFalse();
+        // It ran not, nor was it rejected: it left the queue, and says so once.
+        assertThat(this.withdrawn).hasValue(1);
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+        assertThat(this.bulkhead.getRejectedCount()).isZero();
+        assertThat(this.bulkhead.getPermittedCount()).isEqualTo(1);
+    }
+
+    @Test
     void requestThatEndsWhileItsDispatchIsOnItsWayGivesThePermitBackOnce() throws Exception {
         assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
         RecordingAsyncContext ending = new RecordingAsyncContext();
@@ -288,6 +304,9 @@ class RequestPermitTest {
 
         boolean endsDuringDispatch;
 
+        /** The request ended and the container refuses the dispatch; it reports the end to listeners after that. */
+        boolean refusesDispatch;
+
         void error() throws Exception {
             for (AsyncListener listener : List.copyOf(this.listeners)) {
                 listener.onError(new AsyncEvent(this, new java.io.IOException("connection reset")));
@@ -322,6 +341,9 @@ class RequestPermitTest {
                 // The container ends the request as the dispatch is asked for, and refuses the dispatch.
                 complete();
                 throw new IllegalStateException("the request has ended");
+            }
+            if (this.refusesDispatch) {
+                throw new IllegalStateException("the request has ended; the container tells listeners after this");
             }
             this.dispatches++;
         }

@@ -143,6 +143,19 @@ final class ServerApplication implements AutoCloseable {
             return registration;
         }
 
+        /** A filter before the bulkhead's that does not support async mode, as a {@code @WebFilter} by default. */
+        @Bean
+        @ConditionalOnProperty("test.sync-filter")
+        FilterRegistrationBean<Filter> syncFilter() {
+            FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
+                ((HttpServletResponse) response).setHeader("X-Sync-Filter", "ran");
+                chain.doFilter(request, response);
+            });
+            registration.setOrder(0);
+            registration.setAsyncSupported(false);
+            return registration;
+        }
+
         /** A rejection handler with a bug, in place of the default one. */
         @Bean
         @ConditionalOnProperty("test.failing-rejection-handler")

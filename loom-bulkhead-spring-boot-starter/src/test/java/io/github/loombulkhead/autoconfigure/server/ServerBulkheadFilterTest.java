@@ -92,6 +92,31 @@ class ServerBulkheadFilterTest {
     }
 
     @Test
+    void behindAFilterWithoutAsyncSupportRequestsWaitOnTheirThreadAndAreRejectedWithA503() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "loom.bulkhead.instances.server.queue-capacity=1", "test.sync-filter=true")) {
+            Bulkhead server = app.bulkhead("server");
+            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+            await().atMost(WAIT).until(() -> ServerApplication.gate.handling.get() == 1);
+            CompletableFuture<HttpResponse<String>> waited = send(app, "/fast", 1).get(0);
+            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+            // The queue is full: rejected as usual, not a 500 from a request that could not go async.
+            HttpResponse<String> rejected = join(send(app, "/fast", 1)).get(0);
+            assertThat(rejected.statusCode()).isEqualTo(503);
+            assertThat(rejected.body()).contains("\"reason\":\"queue-full\"");
+            ServerApplication.gate.open();
+            assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
+            HttpResponse<String> afterWaiting = waited.get(30, TimeUnit.SECONDS);
+            assertThat(afterWaiting.statusCode()).isEqualTo(200);
+            assertThat(afterWaiting.headers().firstValue("X-Sync-Filter")).hasValue("ran");
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 0);
+            assertThat(server.getPermittedCount()).isEqualTo(2);
+            assertThat(server.getCompletedCount()).isEqualTo(2);
+            assertThat(server.getRejectedCount(RejectionReason.QUEUE_FULL)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void grantsQueuesAndRejectsExactly() throws Exception {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=2",
                 "loom.bulkhead.instances.server.queue-capacity=3")) {

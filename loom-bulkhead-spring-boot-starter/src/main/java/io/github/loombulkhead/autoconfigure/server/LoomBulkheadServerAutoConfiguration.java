@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -99,6 +100,11 @@ public final class LoomBulkheadServerAutoConfiguration {
         registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
         registration.setOrder(FILTER_ORDER);
         return registration;
+    }
+
+    @Bean
+    FiltersAfterBulkheadReporter serverBulkheadFiltersAfterReporter(ListableBeanFactory beanFactory) {
+        return new FiltersAfterBulkheadReporter(beanFactory);
     }
 
     @Configuration(proxyBeanMethods = false)

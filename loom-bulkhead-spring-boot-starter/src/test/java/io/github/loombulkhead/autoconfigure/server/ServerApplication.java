@@ -143,6 +143,16 @@ final class ServerApplication implements AutoCloseable {
             return registration;
         }
 
+        /** A filter bean without an order of its own: it comes after the bulkhead's. */
+        @Bean
+        @ConditionalOnProperty("test.unordered-filter")
+        Filter unorderedFilter() {
+            return (request, response, chain) -> {
+                ((HttpServletResponse) response).setHeader("X-Unordered-Filter", "ran");
+                chain.doFilter(request, response);
+            };
+        }
+
         /** A filter before the bulkhead's that does not support async mode, as a {@code @WebFilter} by default. */
         @Bean
         @ConditionalOnProperty("test.sync-filter")

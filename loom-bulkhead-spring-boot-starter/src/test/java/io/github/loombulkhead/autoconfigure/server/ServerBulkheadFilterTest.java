@@ -13,6 +13,10 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.RejectionReason;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -22,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * queued and rejected requests, and permits given back for synchronous, asynchronous and streaming
  * responses.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ServerBulkheadFilterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -53,6 +58,35 @@ class ServerBulkheadFilterTest {
             assertThat(form.statusCode()).isEqualTo(200);
             assertThat(form.body()).isEqualTo("name=joe");
             assertThat(server.getPermittedCount()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aFilterAfterTheBulkheadsMissesRequestsThatWaitedAndIsReportedAtStartup(CapturedOutput output) throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
+                "test.filters=true", "test.unordered-filter=true")) {
+            assertThat(output).containsOnlyOnce("Filters [unorderedFilter (order LOWEST_PRECEDENCE, none of its own)] "
+                    + "come after the server bulkhead's filter (order LOWEST_PRECEDENCE - 10) and do not run for a "
+                    + "request that waited for a permit");
+            Bulkhead server = app.bulkhead("server");
+            HttpResponse<String> immediate = join(send(app, "/fast", 1)).get(0);
+            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            CompletableFuture<HttpResponse<String>> waited = send(app, "/fast", 1).get(0);
+            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+            ServerApplication.gate.open();
+            join(held);
+            // What the warning is about: the same request, once it had to wait, passes without that filter.
+            assertThat(immediate.headers().firstValue("X-Unordered-Filter")).hasValue("ran");
+            assertThat(waited.get(30, TimeUnit.SECONDS).headers().firstValue("X-Unordered-Filter")).isEmpty();
+        }
+    }
+
+    @Test
+    void filtersOrderedBeforeTheBulkheadsAreNotReported(CapturedOutput output) throws Exception {
+        try (ServerApplication app = ServerApplication.start("test.filters=true", "test.sync-filter=true")) {
+            assertThat(app.bulkhead("server").getLimit()).isPositive();
+            assertThat(output).doesNotContain("come after the server bulkhead's filter");
         }
     }
 

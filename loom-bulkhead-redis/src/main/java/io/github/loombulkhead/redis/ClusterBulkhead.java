@@ -90,6 +90,13 @@ public final class ClusterBulkhead implements AutoCloseable {
     /** Until when the process keeps to its share from before Redis went away. */
     private volatile long settleUntil;
 
+    /**
+     * Until when the leases held are surely still the process's: from the send time of the sync that last renewed
+     * them (Redis counts the lease from when it ran the script, which is later), see {@link #leasedUntil(long)}.
+     * After it, Redis may have handed them to others.
+     */
+    private volatile long leasedUntil;
+
     /** When a call last queued or completed: idle leases linger from then. */
     private volatile long lastBusy;
 
@@ -360,6 +367,7 @@ public final class ClusterBulkhead implements AutoCloseable {
                 if (failure == null) {
                     this.listener.onRoundTrip(this, System.nanoTime() - start, null);
                     this.renewals.increment();
+                    this.leasedUntil = leasedUntil(start);
                     // The governor may not look before these calls end: the leases they wanted linger.
                     this.recentPeak.record(want, System.nanoTime());
                     applied(granted, System.nanoTime());
@@ -432,7 +440,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         long start = System.nanoTime();
         LeaseState reply;
         try {
-            reply = this.leases.sync(keep, want, this.limit);
+            reply = this.leases.sync(keep, want, this.limit, waitMillis(start));
         }
         catch (RuntimeException ex) {
             failed(ex, System.nanoTime() - start);
@@ -440,6 +448,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
         this.listener.onRoundTrip(this, System.nanoTime() - start, null);
         this.renewals.increment();
+        this.leasedUntil = leasedUntil(start);
         this.lastSync = now;
         this.lastWant = want;
         if (this.mode == ClusterMode.FALLBACK) {
@@ -452,6 +461,29 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
         long wait = (want > 0) ? POLL_NANOS : renewNanos;
         return linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait;
+    }
+
+    /**
+     * Until when leases renewed by a sync sent at {@code start} surely last: a tenth of the lease earlier than Redis
+     * lets them expire, for the scheduling of the thread that falls back.
+     */
+    private long leasedUntil(long start) {
+        long lease = this.config.getLeaseDuration().toNanos();
+        return start + lease - lease / 10;
+    }
+
+    /**
+     * How long a sync sent at {@code start} may wait for its reply: the client's timeout, but while the process holds
+     * leases no longer than they surely last. A process cut off from Redis without an error (packets dropped) then
+     * falls back when its leases may have gone to others, not only when the client gives up; {@code 0} when they may
+     * have already (the sync then fails at once).
+     */
+    private long waitMillis(long start) {
+        long timeout = this.leases.timeoutMillis();
+        if (this.mode != ClusterMode.CLUSTER || this.held == 0) {
+            return timeout;
+        }
+        return Math.max(0, Math.min(timeout, TimeUnit.NANOSECONDS.toMillis(this.leasedUntil - start)));
     }
 
     /** Applies a reply from Redis: the leases held, the limit, and the local limit they allow. */

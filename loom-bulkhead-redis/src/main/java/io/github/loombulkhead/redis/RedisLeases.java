@@ -41,7 +41,18 @@ final class RedisLeases {
      * more, renews them all, and returns the leases held now; waits for the reply.
      */
     LeaseState sync(int keep, int want, int limitIfUnset) {
-        return LeaseState.of((List<?>) this.scripts.await(LeaseScript.SYNC, this.syncKeys, syncArgs(keep, want, limitIfUnset)));
+        return sync(keep, want, limitIfUnset, this.scripts.timeoutMillis());
+    }
+
+    /** As {@link #sync(int, int, int)}, waiting at most {@code waitMillis} for the reply. */
+    LeaseState sync(int keep, int want, int limitIfUnset, long waitMillis) {
+        return LeaseState.of((List<?>) this.scripts.await(LeaseScript.SYNC, this.syncKeys,
+                syncArgs(keep, want, limitIfUnset), waitMillis));
+    }
+
+    /** How long a call to Redis may take before Redis counts as unreachable. */
+    long timeoutMillis() {
+        return this.scripts.timeoutMillis();
     }
 
     /** As {@link #sync}, without waiting: the reply completes the future on the client's I/O thread. */

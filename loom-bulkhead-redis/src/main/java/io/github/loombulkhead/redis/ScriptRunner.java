@@ -31,16 +31,24 @@ interface ScriptRunner extends AutoCloseable {
 
     /** Runs {@code script} and waits for the reply, at most {@link #timeoutMillis()}. */
     default Object await(LeaseScript script, List<String> keys, List<String> args) {
+        return await(script, keys, args, timeoutMillis());
+    }
+
+    /**
+     * Runs {@code script} and waits for the reply, at most {@code waitMillis} (a runner that is not {@link #async()}
+     * replies only after its own timeout).
+     */
+    default Object await(LeaseScript script, List<String> keys, List<String> args, long waitMillis) {
         CompletableFuture<Object> reply = run(script, keys, args);
         try {
-            return reply.get(timeoutMillis(), TimeUnit.MILLISECONDS);
+            return reply.get(waitMillis, TimeUnit.MILLISECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for Redis", ex);
         }
         catch (TimeoutException ex) {
-            throw new IllegalStateException("no reply from Redis within " + timeoutMillis() + " ms", ex);
+            throw new IllegalStateException("no reply from Redis within " + waitMillis + " ms", ex);
         }
         catch (ExecutionException ex) {
             throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex.getCause());

@@ -364,7 +364,12 @@ public final class ClusterBulkhead implements AutoCloseable {
         reply.whenComplete((granted, failure) -> {
             boolean governorNeeded = true;
             try {
-                if (failure == null) {
+                if (failure == null && System.nanoTime() - leasedUntil(start) >= 0) {
+                    // Granted, but so late that Redis may have reaped the leases and handed them on: not used. The
+                    // governor's next sync gives back what no call uses.
+                    this.remote.set(true);
+                }
+                else if (failure == null) {
                     this.listener.onRoundTrip(this, System.nanoTime() - start, null);
                     this.renewals.increment();
                     this.leasedUntil = leasedUntil(start);
@@ -402,7 +407,7 @@ public final class ClusterBulkhead implements AutoCloseable {
             }
             int toStore = this.limitToStore.get();
             if (toStore > 0) {
-                this.leases.changeLimit(toStore);
+                this.leases.changeLimit(toStore, waitMillis(System.nanoTime()));
                 // Kept until stored: a failed write is retried at the next round.
                 this.limitToStore.compareAndSet(toStore, 0);
                 this.limit = toStore;
@@ -441,6 +446,10 @@ public final class ClusterBulkhead implements AutoCloseable {
         LeaseState reply;
         try {
             reply = this.leases.sync(keep, want, this.limit, waitMillis(start));
+            if (System.nanoTime() - leasedUntil(start) >= 0) {
+                // Redis may have reaped what it renewed or granted before the reply arrived, and handed it on.
+                throw new IllegalStateException("the reply came after the leases it renewed may have expired");
+            }
         }
         catch (RuntimeException ex) {
             failed(ex, System.nanoTime() - start);
@@ -475,15 +484,20 @@ public final class ClusterBulkhead implements AutoCloseable {
     /**
      * How long a sync sent at {@code start} may wait for its reply: the client's timeout, but while the process holds
      * leases no longer than they surely last. A process cut off from Redis without an error (packets dropped) then
-     * falls back when its leases may have gone to others, not only when the client gives up; {@code 0} when they may
-     * have already (the sync then fails at once).
+     * falls back when its leases may have gone to others, not only when the client gives up. Throws, sending nothing,
+     * when they may have already.
      */
     private long waitMillis(long start) {
         long timeout = this.leases.timeoutMillis();
         if (this.mode != ClusterMode.CLUSTER || this.held == 0) {
             return timeout;
         }
-        return Math.max(0, Math.min(timeout, TimeUnit.NANOSECONDS.toMillis(this.leasedUntil - start)));
+        long left = TimeUnit.NANOSECONDS.toMillis(this.leasedUntil - start);
+        if (left <= 0) {
+            // Not sent at all: Redis would renew, or grant, leases this process no longer counts on.
+            throw new IllegalStateException("the leases may have expired before they were renewed");
+        }
+        return Math.min(timeout, left);
     }
 
     /** Applies a reply from Redis: the leases held, the limit, and the local limit they allow. */

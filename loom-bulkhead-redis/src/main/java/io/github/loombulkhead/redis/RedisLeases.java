@@ -73,9 +73,10 @@ final class RedisLeases {
                 Integer.toString(limitIfUnset), this.keys.channel());
     }
 
-    /** Sets the cluster-wide limit and wakes every process. */
-    void changeLimit(int limit) {
-        this.scripts.await(LeaseScript.CHANGE_LIMIT, List.of(this.keys.limit()), List.of(Integer.toString(limit), this.keys.channel()));
+    /** Sets the cluster-wide limit and wakes every process, waiting at most {@code waitMillis} for the reply. */
+    void changeLimit(int limit, long waitMillis) {
+        this.scripts.await(LeaseScript.CHANGE_LIMIT, List.of(this.keys.limit()),
+                List.of(Integer.toString(limit), this.keys.channel()), waitMillis);
     }
 
     String channel() {

@@ -9,7 +9,9 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
@@ -30,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ClusterPartitionTest {
 
-    private static final Duration LEASE = Duration.ofSeconds(1);
+    /** Long enough that the margin between falling back and the leases' expiry (a tenth) outlasts a busy scheduler. */
+    private static final Duration LEASE = Duration.ofSeconds(3);
 
     private RedisServer redis;
 
@@ -50,22 +53,26 @@ class ClusterPartitionTest {
 
     @AfterEach
     void stop() throws IOException {
-        if (this.other != null) {
-            this.other.close();
+        try {
+            if (this.other != null) {
+                this.other.close();
+            }
+            if (this.cutOff != null) {
+                this.proxy.heal();
+                this.cutOff.close();
+            }
         }
-        if (this.cutOff != null) {
-            this.proxy.heal();
-            this.cutOff.close();
+        finally {
+            if (this.client != null) {
+                this.client.shutdown();
+            }
+            this.proxy.close();
+            this.redis.stop();
         }
-        if (this.client != null) {
-            this.client.shutdown();
-        }
-        this.proxy.close();
-        this.redis.stop();
     }
 
     @Test
-    void aProcessCutOffWithoutAnErrorStopsAdmittingCallsWhenItsLeasesMayHaveGone() {
+    void aProcessCutOffWithoutAnErrorStopsAdmittingCallsWhenItsLeasesMayHaveGone() throws InterruptedException {
         String prefix = "partition-" + UUID.randomUUID();
         ClusterConfig config = ClusterConfig.custom().leaseDuration(LEASE).fallback(ClusterFallback.REJECT).build();
         this.client = RedisClient.create(RedisURI.builder()
@@ -95,7 +102,7 @@ class ClusterPartitionTest {
             waiting.add(Thread.startVirtualThread(b::acquirePermit));
         }
         // Redis reaps a's leases a lease after its last renewal and hands them to b.
-        await().atMost(Duration.ofSeconds(10)).until(() -> b.getActiveCount() == 4);
+        await().atMost(Duration.ofSeconds(15)).until(() -> b.getActiveCount() == 4);
         // a knew as much: it fell back before that, although its client would wait 20 s for an answer.
         assertThat(aCluster.getMode()).isEqualTo(ClusterMode.FALLBACK);
         for (int i = 0; i < 4; i++) {
@@ -108,6 +115,83 @@ class ClusterPartitionTest {
         assertThat(admitted).as("calls a admitted on leases b holds now").isZero();
         for (int i = 0; i < 4; i++) {
             b.onComplete(0);
+        }
+        for (Thread thread : waiting) {
+            assertThat(thread.join(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void aGrantWhoseReplyArrivesAfterTheLeaseIsNotUsed() {
+        String prefix = "late-" + UUID.randomUUID();
+        ClusterConfig config = ClusterConfig.custom().leaseDuration(LEASE).fallback(ClusterFallback.REJECT).build();
+        this.client = RedisClient.create(RedisURI.builder()
+            .withHost("127.0.0.1")
+            .withPort(this.redis.port())
+            .withTimeout(Duration.ofSeconds(20))
+            .build());
+        RedisClientScripts scripts = new RedisClientScripts(this.client);
+        CompletableFuture<Void> replyHeld = new CompletableFuture<>();
+        CountDownLatch asked = new CountDownLatch(1);
+        // The first reply that grants a permit is held back until the test lets it through.
+        ScriptRunner slowToGrant = new ScriptRunner() {
+
+            @Override
+            public CompletableFuture<Object> run(LeaseScript script, List<String> keys, List<String> args) {
+                CompletableFuture<Object> reply = scripts.run(script, keys, args);
+                if (script == LeaseScript.SYNC && !args.get(2).equals("0") && asked.getCount() > 0) {
+                    asked.countDown();
+                    return reply.thenCombine(replyHeld, (result, ignored) -> result);
+                }
+                return reply;
+            }
+
+            @Override
+            public boolean async() {
+                return true;
+            }
+
+            @Override
+            public long timeoutMillis() {
+                return scripts.timeoutMillis();
+            }
+
+            @Override
+            public void close() {
+                scripts.close();
+            }
+        };
+        Bulkhead a = new Bulkhead("callee", BulkheadConfig.custom()
+            .maxConcurrentCalls(2)
+            .maxWaitDuration(Duration.ofSeconds(30))
+            .build());
+        ClusterBulkhead late = new ClusterBulkhead(a, config,
+                new RedisLeases(slowToGrant, LeaseKeys.of(prefix, "callee"), "late", config), new ClusterListener() {
+                });
+        try {
+            late.start();
+            await().atMost(Duration.ofSeconds(5)).until(() -> late.getRenewalCount() > 0);
+            this.other = new Replica(this.redis, prefix, "callee", 2, config);
+            Bulkhead b = this.other.bulkhead;
+            await().atMost(Duration.ofSeconds(5)).until(() -> this.other.clusterBulkhead.getRenewalCount() > 0);
+            Thread.startVirtualThread(a::acquirePermit);
+            await().atMost(Duration.ofSeconds(5)).until(() -> asked.getCount() == 0);
+            Thread.startVirtualThread(b::acquirePermit);
+            Thread.startVirtualThread(b::acquirePermit);
+            // Redis reaps the grant nobody renewed and hands both permits to b.
+            await().atMost(Duration.ofSeconds(15)).until(() -> b.getActiveCount() == 2);
+            replyHeld.complete(null);
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> a.getActiveCount() == 0 && b.getActiveCount() == 2);
+            b.onComplete(0);
+            b.onComplete(0);
+            // What a still wants, it gets afresh.
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.getActiveCount() == 1);
+            a.onComplete(0);
+        }
+        finally {
+            late.close();
+            scripts.close();
         }
     }
 

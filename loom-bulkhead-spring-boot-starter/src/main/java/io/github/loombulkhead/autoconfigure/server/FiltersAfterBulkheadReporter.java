@@ -36,24 +36,28 @@ final class FiltersAfterBulkheadReporter implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
-        List<AbstractFilterRegistrationBean<?>> filters = new ArrayList<>();
-        for (ServletContextInitializer initializer : new ServletContextInitializerBeans(this.beanFactory)) {
-            if (initializer instanceof AbstractFilterRegistrationBean<?> filter && filter.isEnabled()) {
-                filters.add(filter);
-            }
+        try {
+            report();
         }
-        Integer bulkheadOrder = filters.stream()
-            .filter((filter) -> filter.getFilter() instanceof ServerBulkheadFilter)
-            .map(AbstractFilterRegistrationBean::getOrder)
-            .findFirst()
-            .orElse(null);
-        if (bulkheadOrder == null) {
-            return;
+        catch (RuntimeException ex) {
+            // Only a warning: never a reason not to start.
+            logger.debug("Could not check the filters after the server bulkhead's", ex);
         }
+    }
+
+    private void report() {
+        // In the order Spring Boot registers them, which is the order they run in (registration beans before plain
+        // filter beans of the same order).
         List<String> unseen = new ArrayList<>();
-        for (AbstractFilterRegistrationBean<?> filter : filters) {
-            if (filter.getOrder() > bulkheadOrder && !(filter.getFilter() instanceof ServerBulkheadFilter)
-                    && !runsInAsyncDispatches(filter)) {
+        Integer bulkheadOrder = null;
+        for (ServletContextInitializer initializer : new ServletContextInitializerBeans(this.beanFactory)) {
+            if (!(initializer instanceof AbstractFilterRegistrationBean<?> filter) || !filter.isEnabled()) {
+                continue;
+            }
+            if (filter.getFilter() instanceof ServerBulkheadFilter) {
+                bulkheadOrder = filter.getOrder();
+            }
+            else if (bulkheadOrder != null && !runsInAsyncDispatches(filter)) {
                 unseen.add(filter.getFilterName() + " (order " + describe(filter.getOrder()) + ")");
             }
         }

@@ -16,6 +16,8 @@ import io.github.loombulkhead.BulkheadRegistry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -153,6 +155,15 @@ final class ServerApplication implements AutoCloseable {
             };
         }
 
+        /**
+         * A filter bean at the bulkhead's own order: Spring Boot registers it after the bulkhead's registration bean.
+         */
+        @Bean
+        @ConditionalOnProperty("test.unordered-filter")
+        SameOrderFilter sameOrderFilter() {
+            return new SameOrderFilter();
+        }
+
         /** A filter before the bulkhead's that does not support async mode, as a {@code @WebFilter} by default. */
         @Bean
         @ConditionalOnProperty("test.sync-filter")
@@ -173,6 +184,20 @@ final class ServerApplication implements AutoCloseable {
             return (request, response, rejection) -> {
                 throw new IllegalStateException("a bug in the rejection handler");
             };
+        }
+    }
+
+    static final class SameOrderFilter implements Filter, Ordered {
+
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            chain.doFilter(request, response);
+        }
+
+        @Override
+        public int getOrder() {
+            return LoomBulkheadServerAutoConfiguration.FILTER_ORDER;
         }
     }
 

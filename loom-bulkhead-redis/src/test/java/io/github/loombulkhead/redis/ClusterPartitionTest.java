@@ -75,11 +75,7 @@ class ClusterPartitionTest {
     void aProcessCutOffWithoutAnErrorStopsAdmittingCallsWhenItsLeasesMayHaveGone() throws InterruptedException {
         String prefix = "partition-" + UUID.randomUUID();
         ClusterConfig config = ClusterConfig.custom().leaseDuration(LEASE).fallback(ClusterFallback.REJECT).build();
-        this.client = RedisClient.create(RedisURI.builder()
-            .withHost("127.0.0.1")
-            .withPort(this.proxy.port())
-            .withTimeout(Duration.ofSeconds(20))
-            .build());
+        this.client = patientClient(this.proxy.port());
         this.client.setOptions(ClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
@@ -125,11 +121,7 @@ class ClusterPartitionTest {
     void aGrantWhoseReplyArrivesAfterTheLeaseIsNotUsed() {
         String prefix = "late-" + UUID.randomUUID();
         ClusterConfig config = ClusterConfig.custom().leaseDuration(LEASE).fallback(ClusterFallback.REJECT).build();
-        this.client = RedisClient.create(RedisURI.builder()
-            .withHost("127.0.0.1")
-            .withPort(this.redis.port())
-            .withTimeout(Duration.ofSeconds(20))
-            .build());
+        this.client = patientClient(this.redis.port());
         RedisClientScripts scripts = new RedisClientScripts(this.client);
         CompletableFuture<Void> replyHeld = new CompletableFuture<>();
         CountDownLatch asked = new CountDownLatch(1);
@@ -193,6 +185,15 @@ class ClusterPartitionTest {
             late.close();
             scripts.close();
         }
+    }
+
+    /** A Lettuce client that waits 20 s for a reply: far longer than the lease. */
+    private static RedisClient patientClient(int port) {
+        return RedisClient.create(RedisURI.builder()
+            .withHost("127.0.0.1")
+            .withPort(port)
+            .withTimeout(Duration.ofSeconds(20))
+            .build());
     }
 
     /** Forwards TCP to Redis; once {@link #blackhole()}d it drops every byte without closing anything. */

@@ -66,8 +66,8 @@ class ServerBulkheadFilterTest {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
                 "test.filters=true", "test.unordered-filter=true")) {
             assertThat(output).containsOnlyOnce("Filters [sameOrderFilter (order LOWEST_PRECEDENCE - 10), "
-                    + "unorderedFilter (order LOWEST_PRECEDENCE, none of its own)] come after the server bulkhead's filter (order LOWEST_PRECEDENCE - 10) and do not run for a "
-                    + "request that waited for a permit");
+                    + "unorderedFilter (order LOWEST_PRECEDENCE, none of its own)] come after the server bulkhead's "
+                    + "filter (order LOWEST_PRECEDENCE - 10) and do not run for a request that waited for a permit");
             Bulkhead server = app.bulkhead("server");
             HttpResponse<String> immediate = join(send(app, "/fast", 1)).get(0);
             List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);

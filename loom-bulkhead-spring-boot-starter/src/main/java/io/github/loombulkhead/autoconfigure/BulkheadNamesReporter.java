@@ -220,10 +220,12 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
      */
     private static List<String> similar(String name, Set<String> candidates) {
         List<String> similar = new ArrayList<>();
+        String uniformName = PropertyKeys.uniform(name);
+        String uniformFirstPart = PropertyKeys.uniform(firstPart(name));
         for (String candidate : candidates) {
-            if (!candidate.equals(name) && (uniform(candidate).equals(uniform(name))
-                    || uniform(firstPart(name)).equals(uniform(candidate))
-                    || uniform(firstPart(candidate)).equals(uniform(name)))) {
+            String uniform = PropertyKeys.uniform(candidate);
+            if (!candidate.equals(name) && (uniform.equals(uniformName) || uniform.equals(uniformFirstPart)
+                    || PropertyKeys.uniform(firstPart(candidate)).equals(uniformName))) {
                 similar.add(candidate);
             }
         }
@@ -241,9 +243,9 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     private static @Nullable String nearestTypo(String name, Set<String> candidates) {
         String nearest = null;
         int fewest = Integer.MAX_VALUE;
+        String a = PropertyKeys.uniform(name);
         for (String candidate : new TreeSet<>(candidates)) {
-            String a = uniform(name);
-            String b = uniform(candidate);
+            String b = PropertyKeys.uniform(candidate);
             int shorter = Math.min(a.length(), b.length());
             int allowed = (shorter < 4) ? 0 : (shorter < 8) ? 1 : 2;
             if (allowed == 0 || Math.abs(a.length() - b.length()) > allowed || isVariantOf(name, candidate)) {
@@ -271,9 +273,5 @@ class BulkheadNamesReporter implements SmartInitializingSingleton {
     private static String firstPart(String name) {
         int dot = name.indexOf('.');
         return (dot > 0) ? name.substring(0, dot) : name;
-    }
-
-    private static String uniform(String name) {
-        return PropertyKeys.uniform(name);
     }
 }

@@ -37,10 +37,8 @@ class ServerBulkheadFilterTest {
                 "test.filters=true")) {
             Bulkhead server = app.bulkhead("server");
             HttpResponse<String> immediate = join(send(app, "/fast", 1)).get(0);
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
-            CompletableFuture<HttpResponse<String>> waitedGet = send(app, "/fast", 1).get(0);
-            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
+            CompletableFuture<HttpResponse<String>> waitedGet = queueBehind(app, server, "/fast");
             CompletableFuture<HttpResponse<String>> waitedForm = app.client()
                 .sendAsync(HttpRequest.newBuilder(URI.create(app.url("/form")))
                     .header("Content-Type", "application/x-www-form-urlencoded")
@@ -70,10 +68,8 @@ class ServerBulkheadFilterTest {
                     + "filter (order LOWEST_PRECEDENCE - 10) and do not run for a request that waited for a permit");
             Bulkhead server = app.bulkhead("server");
             HttpResponse<String> immediate = join(send(app, "/fast", 1)).get(0);
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
-            CompletableFuture<HttpResponse<String>> waited = send(app, "/fast", 1).get(0);
-            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
+            CompletableFuture<HttpResponse<String>> waited = queueBehind(app, server, "/fast");
             ServerApplication.gate.open();
             join(held);
             // What the warning is about: the same request, once it had to wait, passes without that filter.
@@ -95,8 +91,7 @@ class ServerBulkheadFilterTest {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
                 "loom.bulkhead.instances.server.queue-capacity=0", "server.tomcat.relaxed-path-chars=|")) {
             Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
             try (RawHttpClient client = new RawHttpClient(app.port())) {
                 assertThat(client.get("/hold|x").readResponse()).startsWith("503 ")
                     .contains("\"instance\":\"/hold%7Cx\"", "\"reason\":\"queue-full\"");
@@ -117,8 +112,7 @@ class ServerBulkheadFilterTest {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
                 "loom.bulkhead.instances.server.queue-capacity=0", "test.failing-rejection-handler=true")) {
             Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
             assertThat(join(send(app, "/hold", 1))).extracting(HttpResponse::statusCode).containsOnly(503);
             ServerApplication.gate.open();
             assertThat(join(held)).extracting(HttpResponse::statusCode).containsOnly(200);
@@ -130,10 +124,8 @@ class ServerBulkheadFilterTest {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
                 "loom.bulkhead.instances.server.queue-capacity=1", "test.sync-filter=true")) {
             Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> ServerApplication.gate.handling.get() == 1);
-            CompletableFuture<HttpResponse<String>> waited = send(app, "/fast", 1).get(0);
-            await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
+            CompletableFuture<HttpResponse<String>> waited = queueBehind(app, server, "/fast");
             // The queue is full: rejected as usual, not a 500 from a request that could not go async.
             HttpResponse<String> rejected = join(send(app, "/fast", 1)).get(0);
             assertThat(rejected.statusCode()).isEqualTo(503);
@@ -188,8 +180,7 @@ class ServerBulkheadFilterTest {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1",
                 "loom.bulkhead.instances.server.max-wait-duration=200ms", "loom.bulkhead.server.retry-after=1500ms")) {
             Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
             HttpResponse<String> timedOut = join(send(app, "/hold", 1)).get(0);
             assertThat(timedOut.statusCode()).isEqualTo(503);
             assertThat(timedOut.headers().firstValue("Retry-After")).hasValue("2");
@@ -227,8 +218,7 @@ class ServerBulkheadFilterTest {
     void queuedAsyncAndStreamingRequestsReleaseWhenTheyComplete() throws Exception {
         try (ServerApplication app = ServerApplication.start("loom.bulkhead.instances.server.max-concurrent-calls=1")) {
             Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
             List<CompletableFuture<HttpResponse<String>>> queued = new ArrayList<>();
             queued.addAll(send(app, "/callable", 1));
             queued.addAll(send(app, "/deferred", 1));
@@ -283,8 +273,7 @@ class ServerBulkheadFilterTest {
                 "loom.bulkhead.instances.server.queue-capacity=0",
                 "management.endpoints.web.exposure.include=bulkheads")) {
             Bulkhead server = app.bulkhead("server");
-            List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
-            await().atMost(WAIT).until(() -> server.getActiveCount() == 1);
+            List<CompletableFuture<HttpResponse<String>>> held = holdTheOnlyPermit(app, server);
             assertThat(join(send(app, "/hold", 1))).extracting(HttpResponse::statusCode).containsOnly(503);
             MeterRegistry meters = app.context().getBean(MeterRegistry.class);
             assertThat(meters.get("loom.bulkhead.active").tag("name", "server").gauge().value()).isEqualTo(1);
@@ -327,6 +316,22 @@ class ServerBulkheadFilterTest {
             await().atMost(WAIT).until(() -> server.getActiveCount() == 0);
             assertThat(server.getPermittedCount()).isEqualTo(limit + waiting);
         }
+    }
+
+    /** Sends one request to {@code /hold} and waits until it holds the bulkhead's only permit. */
+    private static List<CompletableFuture<HttpResponse<String>>> holdTheOnlyPermit(ServerApplication app,
+            Bulkhead server) {
+        List<CompletableFuture<HttpResponse<String>>> held = send(app, "/hold", 1);
+        await().atMost(WAIT).until(() -> server.getActiveCount() == 1 && ServerApplication.gate.handling.get() == 1);
+        return held;
+    }
+
+    /** Sends one request to {@code path} and waits until it waits for a permit. */
+    private static CompletableFuture<HttpResponse<String>> queueBehind(ServerApplication app, Bulkhead server,
+            String path) {
+        CompletableFuture<HttpResponse<String>> waiting = send(app, path, 1).get(0);
+        await().atMost(WAIT).until(() -> server.getWaitingCount() == 1);
+        return waiting;
     }
 
     private static List<CompletableFuture<HttpResponse<String>>> send(ServerApplication app, String path, int count) {

@@ -71,7 +71,9 @@ public final class Bulkhead {
     }
 
     /**
-     * Takes a permit, parking the calling thread (never pinning it) until one is handed over.
+     * Takes a permit, parking the calling thread (never pinning it) until one is handed over. A permit handed over
+     * at the moment the thread is interrupted is kept: the method returns, with the interrupt flag still set, and the
+     * caller owns the permit.
      * @throws BulkheadRejectedException when the queue is full, the wait timed out or the thread was
      * interrupted (the interrupt flag is then set again)
      */

@@ -229,7 +229,15 @@ public final class ClusterBulkhead implements AutoCloseable {
     }
 
     void remoteSignal(String message) {
-        if (message.equals("wanted") && this.held == 0) {
+        // A process holding no lease has none to give back, unless a sync under way brings it some: that sync may
+        // have run in Redis before the waiting process queued, and its reply would not say so. Read in this order:
+        // a sync that ended has set what it holds.
+        if (message.equals("wanted") && !this.calling.get() && this.held == 0) {
+            return;
+        }
+        LeaseState last = this.state;
+        if (message.equals("freed") && !this.calling.get() && (last == null || last.othersWaiting() == 0)) {
+            // Nobody waits any more: news only to a process held to its fair share because others waited.
             return;
         }
         if (message.startsWith("granted:") && !message.equals("granted:" + this.leases.process())) {
@@ -464,6 +472,11 @@ public final class ClusterBulkhead implements AutoCloseable {
             recovered(now);
         }
         applied(reply, now);
+        if (target < demand && cap(now) > target) {
+            // Held to its fair share, and the reply lifted it (the others stopped waiting): ask for more now, not at
+            // the next renewal.
+            return 0;
+        }
         if (linger && reply.othersWaiting() > 0) {
             // Kept idle leases while another process started waiting: give them back now, not when the linger ends.
             return 0;

@@ -25,6 +25,9 @@ end
 local settling = now < tonumber(redis.call('HGET', KEYS[7], 'settle') or '0')
 local inflight = tonumber(redis.call('HGET', KEYS[7], 'inflight') or '0')
 
+-- Whether processes waited before this sync: when none waits after it, those held to their fair share hear it.
+local queued = redis.call('ZCARD', KEYS[5])
+
 -- Processes that stopped renewing lose their leases.
 for _, dead in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
     inflight = inflight - tonumber(redis.call('HGET', KEYS[2], dead) or '0')
@@ -58,6 +61,9 @@ if (want == 0 or (inflight + want <= limit and not settling)) and redis.call('ZC
         redis.call('HDEL', KEYS[2], me)
     end
     redis.call('HSET', KEYS[7], 'inflight', inflight)
+    if queued > 0 then
+        redis.call('PUBLISH', ARGV[6], 'freed')
+    end
     return { held, inflight, limit, 0, redis.call('ZCARD', KEYS[3]), math.ceil(limit / math.max(1, redis.call('HLEN', KEYS[2]))) }
 end
 redis.call('HSET', KEYS[2], me, held)
@@ -114,6 +120,9 @@ if newcomer and inflight >= limit then
 end
 
 local waiting = redis.call('ZCARD', KEYS[5])
+if queued > 0 and waiting == 0 then
+    redis.call('PUBLISH', ARGV[6], 'freed')
+end
 local others = waiting
 if redis.call('ZSCORE', KEYS[5], me) then
     others = others - 1

@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -449,6 +450,79 @@ class ClusterBulkheadTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(waitedNanos)).isLessThan(1000);
         busy.bulkhead.onComplete(0);
         busy.bulkhead.onComplete(0);
+    }
+
+    @Test
+    void aProcessHeldToItsFairShareTakesWhatTheOtherGivesBackAtOnceNotAtItsNextRenewal() throws Exception {
+        Replica a = replica(4, ClusterConfig.ofDefaults());
+        Replica b = replica(4, ClusterConfig.ofDefaults());
+        await().atMost(Duration.ofSeconds(5)).until(() -> b.clusterBulkhead.getProcessCount() == 2);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 4; i++) {
+                a.bulkhead.acquirePermit();
+            }
+            CompletableFuture<Void> waitingA = acquireTwice(a);
+            CompletableFuture<Void> waitingB = acquireTwice(b);
+            await().atMost(Duration.ofSeconds(5)).until(() -> b.bulkhead.getWaitingCount() == 2);
+            // Two of a's calls end: a is held to its fair share (2 of 4) while b waits, and b gets the two.
+            a.bulkhead.onComplete(0);
+            a.bulkhead.onComplete(0);
+            waitingB.get(5, TimeUnit.SECONDS);
+            assertThat(a.bulkhead.getWaitingCount()).isEqualTo(2);
+            // b's calls end and nobody else waits: a's two waiters take the permits b gave back.
+            long start = System.nanoTime();
+            b.bulkhead.onComplete(0);
+            b.bulkhead.onComplete(0);
+            waitingA.get(5, TimeUnit.SECONDS);
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // At a's next renewal instead, up to a second later: here about one, as a last synced when b got its two.
+            assertThat(waitedMillis).as("round %d", round).isLessThan(500);
+            for (int i = 0; i < 4; i++) {
+                a.bulkhead.onComplete(0);
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getActiveCount() == 0);
+        }
+    }
+
+    @Test
+    void aProcessHeldToItsFairShareHearsWhenTheQueueEmptiesThroughAnotherProcess() throws Exception {
+        Replica a = replica(4, ClusterConfig.ofDefaults());
+        Replica b = replica(4, ClusterConfig.ofDefaults());
+        Replica c = replica(4, ClusterConfig.ofDefaults());
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.clusterBulkhead.getProcessCount() == 3);
+        for (int round = 0; round < 3; round++) {
+            a.bulkhead.acquirePermit();
+            a.bulkhead.acquirePermit();
+            c.bulkhead.acquirePermit();
+            c.bulkhead.acquirePermit();
+            CompletableFuture<Void> waitingB = acquireTwice(b);
+            await().atMost(Duration.ofSeconds(5)).until(() -> b.bulkhead.getWaitingCount() == 2);
+            // b waits, so a is held to its fair share (4 / 3 processes, rounded up: 2) and asks for nothing more.
+            CompletableFuture<Void> waitingA = acquireTwice(a);
+            await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getWaitingCount() == 2);
+            // c's calls end and b gets their permits: nobody waits in Redis any more, which a did not ask about.
+            c.bulkhead.onComplete(0);
+            c.bulkhead.onComplete(0);
+            waitingB.get(5, TimeUnit.SECONDS);
+            long start = System.nanoTime();
+            b.bulkhead.onComplete(0);
+            b.bulkhead.onComplete(0);
+            waitingA.get(5, TimeUnit.SECONDS);
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // At a's next renewal instead, up to a second after it last synced.
+            assertThat(waitedMillis).as("round %d", round).isLessThan(500);
+            for (int i = 0; i < 4; i++) {
+                a.bulkhead.onComplete(0);
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getActiveCount() == 0);
+        }
+    }
+
+    /** Two calls of {@code replica} that wait for a permit each, on virtual threads; completes when both have one. */
+    private static CompletableFuture<Void> acquireTwice(Replica replica) {
+        Executor virtual = Thread.ofVirtual()::start;
+        return CompletableFuture.allOf(CompletableFuture.runAsync(replica.bulkhead::acquirePermit, virtual),
+                CompletableFuture.runAsync(replica.bulkhead::acquirePermit, virtual));
     }
 
     /** Two calls that hold a permit at the same time, then end. */

@@ -32,6 +32,10 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
  * grows with runtime limit increases (it never shrinks: connections are opened lazily, so a larger
  * pool costs nothing and limits nothing).
  *
+ * <p>A {@code 429} or {@code 503} is answered to the caller, not sent again by the client (HttpClient 5's default
+ * would retry it once, after its {@code Retry-After}, while the call holds its permit); retry outside the bulkhead,
+ * where each attempt takes its own permit.
+ *
  * <pre>{@code
  * Bulkhead callee = registry.bulkhead("callee");
  * RestClient client = RestClient.builder()
@@ -222,6 +226,7 @@ public final class PooledHttpRequestFactories {
             try {
                 HttpClientBuilder client = new UnbindingClientBuilder(binding).useSystemProperties()
                     .setConnectionManager(manager)
+                    .setRetryStrategy(NoStatusRetries.INSTANCE)
                     .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
                 this.clientCustomizer.accept(client);
                 HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(

@@ -252,6 +252,25 @@ class PooledHttpRequestFactoriesTest {
     }
 
     @Test
+    void a503OrA429IsAnsweredAtOnceNotRetriedWhileTheCallHoldsItsPermit(LoopbackServer server) {
+        Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
+        RestClient client = RestClient.builder()
+            .baseUrl(server.baseUrl())
+            .requestFactory(track(PooledHttpRequestFactories.forBulkhead(bulkhead).build()))
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        for (int status : new int[] { 503, 429 }) {
+            // HttpClient 5's default strategy would send it again after a second (or the server's Retry-After).
+            Integer answered = client.get()
+                .uri("/status/" + status)
+                .exchange((request, response) -> response.getStatusCode().value());
+            assertThat(answered).isEqualTo(status);
+        }
+        assertThat(server.requests()).isEqualTo(2);
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(2);
+    }
+
+    @Test
     void theSystemProxyIsUsedAsBySpringsDefaultClient(LoopbackServer server) {
         Bulkhead bulkhead = new Bulkhead("callee", BulkheadConfig.ofDefaults());
         ProxySelector previous = ProxySelector.getDefault();

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.http.NoStatusRetries;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -167,8 +168,10 @@ public class BulkheadRequestFactories implements DisposableBean {
         }
         int perRoute = PooledHttpRequestFactories.maxConnPerRoute(limitPerRoute, reservedPerRoute);
         int total = PooledHttpRequestFactories.maxConnTotal(limitPerRoute, routes, reservedTotal);
+        // As the starter's own pooled factory: a 429 or 503 is answered, not retried while the call holds its permit.
         HttpComponentsClientHttpRequestFactoryBuilder sized = ClientHttpRequestFactoryBuilder.httpComponents()
-            .withConnectionManagerCustomizer((manager) -> manager.setMaxConnPerRoute(perRoute).setMaxConnTotal(total));
+            .withConnectionManagerCustomizer((manager) -> manager.setMaxConnPerRoute(perRoute).setMaxConnTotal(total))
+            .withHttpClientCustomizer((httpClient) -> httpClient.setRetryStrategy(NoStatusRetries.INSTANCE));
         ClientHttpRequestFactoryBuilder<?> customized = customize(sized);
         if (!(customized instanceof HttpComponentsClientHttpRequestFactoryBuilder)) {
             // The application's customizers replaced HttpClient 5: its choice, the group keeps Spring Boot's factory.

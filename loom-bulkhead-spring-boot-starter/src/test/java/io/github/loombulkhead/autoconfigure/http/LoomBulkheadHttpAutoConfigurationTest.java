@@ -13,6 +13,8 @@ import io.github.loombulkhead.http.LoopbackServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -211,6 +213,23 @@ class LoomBulkheadHttpAutoConfigurationTest {
                 assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
                 assertThat(context.getBean(BulkheadRegistry.class).find(this.callee.baseUrl()))
                     .hasValueSatisfying((host) -> assertThat(host.getCompletedCount()).isEqualTo(2));
+            });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "follow", "dont-follow" })
+    void a503IsAnsweredAtOnceNotRetriedWhileTheCallHoldsItsPermit(String redirects) {
+        // "dont-follow" takes Spring Boot's HttpClient 5 factory with a sized pool; "follow" the starter's own.
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "spring.http.clients.redirects=" + redirects)
+            .run((context) -> {
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
+                this.callee.reset();
+                Integer status = client.get()
+                    .uri("/status/503")
+                    .exchange((request, response) -> response.getStatusCode().value());
+                assertThat(status).isEqualTo(503);
+                assertThat(this.callee.requests()).isEqualTo(1);
             });
     }
 

@@ -238,15 +238,19 @@ public final class Bulkhead {
 
     /**
      * What a call that ended with {@code failure} tells the limit algorithm ({@code null}: it succeeded), asked on
-     * the thread that ran it. A failure made by an interrupt (the thread is interrupted, or an
-     * {@link InterruptedException} or {@link ClosedByInterruptException} is among its causes) says nothing about the
-     * callee: {@link Outcome#IGNORED}. A cancelled {@code invokeAny} loser or {@code shutdownNow} is no overload.
+     * the thread that ran it. A call cut short by an interrupt (the thread is still interrupted, whether the call
+     * failed or returned, or an {@link InterruptedException} or {@link ClosedByInterruptException} is among the
+     * failure's causes) says nothing about the callee: {@link Outcome#IGNORED}. A cancelled {@code invokeAny} loser or
+     * {@code shutdownNow} is no overload, and its shortened time no round trip.
      */
     public Outcome outcomeOf(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return Outcome.IGNORED;
+        }
         if (failure == null) {
             return Outcome.SUCCESS;
         }
-        if (Thread.currentThread().isInterrupted() || isInterruption(failure)) {
+        if (isInterruption(failure)) {
             return Outcome.IGNORED;
         }
         return getConfig().getDropClassifier().classify(failure);

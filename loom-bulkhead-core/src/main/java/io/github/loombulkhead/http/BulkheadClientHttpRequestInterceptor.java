@@ -99,7 +99,9 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
                 permit.answered(response.getStatusCode());
             }
             catch (IOException | RuntimeException ex) {
-                // No status to learn from: the sample stays ignored; the caller meets the error reading it.
+                // The status line is read only now (HttpURLConnection after sending a body), and failed: a read
+                // timeout is a drop as anywhere else. The caller meets the error when it asks for the status.
+                permit.failed(ex);
             }
         }
         return new PermitReleasingResponse(response, permit);

@@ -19,7 +19,10 @@ public final class ExternalLimit {
     /** What the owner of a leased limit hears from the bulkhead; called on the caller's thread, must be fast. */
     public interface Owner {
 
-        /** A call or task started waiting: demand now exceeds the permits held. */
+        /**
+         * A call or task started waiting: demand now exceeds the permits held. Called on the waiting caller's thread;
+         * an exception is logged, the call waits on.
+         */
         void onQueued(Bulkhead bulkhead);
 
         /** {@link Bulkhead#changeLimit(int)} set a new bound, to be enforced by the owner. */
@@ -117,8 +120,18 @@ public final class ExternalLimit {
         return withdrawn.size();
     }
 
+    /**
+     * Tells the owner; never throws. The waiter is queued already: a failure reaching its caller would leave it to a
+     * permit nobody releases (or a task that runs after its submit failed). It waits for the owner's next grant.
+     */
     void queued() {
-        this.owner.onQueued(this.bulkhead);
+        try {
+            this.owner.onQueued(this.bulkhead);
+        }
+        catch (RuntimeException ex) {
+            System.getLogger(Bulkhead.class.getName()).log(System.Logger.Level.ERROR, "Bulkhead '"
+                    + this.bulkhead.getName() + "': the owner of its limit failed to hear of a waiting call", ex);
+        }
     }
 
     void maxConcurrentCallsChanged(int maxConcurrentCalls) {

@@ -55,6 +55,42 @@ class ExternalLimitTest {
     }
 
     @Test
+    void anOwnerThatFailsToHearOfAWaiterStillLetsItWaitAndRunOnce() throws Exception {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, new ExternalLimit.Owner() {
+
+            @Override
+            public void onQueued(Bulkhead bulkhead) {
+                throw new IllegalStateException("owner failed");
+            }
+
+            @Override
+            public void onMaxConcurrentCallsChanged(Bulkhead bulkhead, int maxConcurrentCalls) {
+            }
+        });
+        // Had the failure reached the caller, the waiter would still be queued: granted a permit nobody releases.
+        CompletableFuture<Void> parked = CompletableFuture.runAsync(this.bulkhead::acquirePermit,
+                (task) -> Thread.startVirtualThread(task));
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.bulkhead.getWaitingCount() == 1);
+        external.grow(1);
+        parked.get(5, TimeUnit.SECONDS);
+        assertThat(this.bulkhead.getActiveCount()).isEqualTo(1);
+        this.bulkhead.onComplete(0);
+        // A task that waits: its submit neither fails nor leaves it to run twice.
+        external.shrinkTo(0);
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.of(this.bulkhead)) {
+            AtomicInteger runs = new AtomicInteger();
+            CompletableFuture<Integer> task = executor.supplyAsync(runs::incrementAndGet);
+            await().atMost(Duration.ofSeconds(5)).until(() -> this.bulkhead.getWaitingCount() == 1);
+            external.grow(1);
+            assertThat(task.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+            executor.shutdown();
+            assertThat(executor.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(runs).hasValue(1);
+        }
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+    }
+
+    @Test
     void shrinkingReportsThePermitsStillInUse() {
         ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
         external.grow(3);

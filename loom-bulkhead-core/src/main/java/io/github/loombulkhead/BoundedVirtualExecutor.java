@@ -341,14 +341,20 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
 
         /**
          * Factory of the virtual threads that run tasks. The default names every thread after the bulkhead (one
-         * shared name, so starting a thread allocates no name; thread dumps tell virtual threads apart by id).
+         * shared name, so starting a thread allocates no name; thread dumps tell virtual threads apart by id). A
+         * thread it returns started is taken to run the task already.
          */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = threadFactory;
             return this;
         }
 
-        /** Wraps each task at submission, on the submitting thread (context propagation, MDC). */
+        /**
+         * Wraps each task at submission, on the submitting thread (context propagation, MDC). The wrapper must run
+         * the task on the thread it runs on, before it returns: the task's permit goes back when the wrapper returns.
+         * A task not completed by then (handed to another thread) has its future failed with an
+         * {@code IllegalStateException}; one not started yet never runs.
+         */
         public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
             this.taskDecorator = taskDecorator;
             return this;

@@ -1,5 +1,7 @@
 package io.github.loombulkhead;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -9,8 +11,17 @@ import java.util.function.Supplier;
  */
 final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements Runnable, OwnTask {
 
-    /** {@link #inflight} once the completion was recorded. */
-    private static final int CLAIMED = Integer.MIN_VALUE;
+    /** {@link #inflight}, {@link OwnTask#CLAIMED} once the completion was claimed. */
+    private static final VarHandle INFLIGHT;
+
+    static {
+        try {
+            INFLIGHT = MethodHandles.lookup().findVarHandle(ExecutorCompletableFuture.class, "inflight", int.class);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final BoundedVirtualExecutor executor;
 
@@ -80,9 +91,7 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
 
     @Override
     public boolean claimCompletion() {
-        boolean first = this.inflight != CLAIMED;
-        this.inflight = CLAIMED;
-        return first;
+        return OwnTask.claim(INFLIGHT, this);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.github.loombulkhead;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
@@ -11,8 +13,17 @@ import java.util.concurrent.FutureTask;
  */
 class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
 
-    /** {@link #inflight} once the completion was recorded. */
-    private static final int CLAIMED = Integer.MIN_VALUE;
+    /** {@link #inflight}, {@link OwnTask#CLAIMED} once the completion was claimed. */
+    private static final VarHandle INFLIGHT;
+
+    static {
+        try {
+            INFLIGHT = MethodHandles.lookup().findVarHandle(ExecutorFutureTask.class, "inflight", int.class);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final BoundedVirtualExecutor executor;
 
@@ -51,9 +62,7 @@ class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
 
     @Override
     public boolean claimCompletion() {
-        boolean first = this.inflight != CLAIMED;
-        this.inflight = CLAIMED;
-        return first;
+        return OwnTask.claim(INFLIGHT, this);
     }
 
     @Override

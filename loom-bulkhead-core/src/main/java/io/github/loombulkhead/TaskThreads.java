@@ -52,7 +52,11 @@ final class TaskThreads {
             throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
                     + "': the thread factory returned null instead of a thread");
         }
-        thread.start();
+        if (thread.getState() == Thread.State.NEW) {
+            thread.start();
+        }
+        // Otherwise the factory started it itself (ThreadFactory asks for an unstarted thread): it runs the task
+        // already, and starting it again would fail while the task ran, giving its permit back twice.
     }
 
     private void run(Runnable decorated, Runnable submitted) {

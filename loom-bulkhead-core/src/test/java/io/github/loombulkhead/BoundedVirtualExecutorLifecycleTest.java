@@ -375,6 +375,28 @@ class BoundedVirtualExecutorLifecycleTest {
         assertThat(bulkhead.getCompletedCount()).isEqualTo(3);
     }
 
+    @Test
+    void aThreadFactoryThatStartsItsThreadsRunsEachTaskOnceUnderOnePermit() throws Exception {
+        // Against ThreadFactory's contract, but seen: starting such a thread again fails while the task runs.
+        ThreadFactory starting = (task) -> Thread.ofVirtual().start(task);
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("starting")
+            .maxConcurrentCalls(2)
+            .threadFactory(starting)
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        bulkhead.acquirePermit();
+        AtomicInteger ran = new AtomicInteger();
+        executor.execute(ran::incrementAndGet);
+        assertThat(executor.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS)).isEqualTo(2);
+        executor.shutdown();
+        assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).hasValue(2);
+        assertThat(bulkhead.getActiveCount()).as("the permit held outside the executor").isEqualTo(1);
+        assertThat(bulkhead.getPermittedCount()).isEqualTo(3);
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(2);
+        bulkhead.onComplete(0);
+    }
+
     @ParameterizedTest
     @EnumSource(Submitters.class)
     void taskDecoratorWrapsEachTaskOnTheSubmittingThread(Submitters submitters) throws Exception {
@@ -418,6 +440,37 @@ class BoundedVirtualExecutorLifecycleTest {
         executor.shutdown();
         assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         assertThat(executor.getBulkhead().getActiveCount()).isZero();
+    }
+
+    @Test
+    void aTaskItsDecoratorHandsToAnotherThreadFailsWhenTheDecoratorReturnsAndGivesItsPermitBackOnce()
+            throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("handing-off")
+            .taskDecorator((task) -> () -> {
+                Thread.ofVirtual().start(task);
+                awaitUninterruptibly(running);
+            })
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        Future<String> handedOff = executor.submit(() -> {
+            running.countDown();
+            awaitUninterruptibly(finish);
+            return "ran elsewhere";
+        });
+        assertThat(handedOff).failsWithin(Duration.ofSeconds(30))
+            .withThrowableOfType(ExecutionException.class)
+            .withCauseInstanceOf(IllegalStateException.class)
+            .withMessageContaining("task decorator returned without running the task");
+        assertThat(bulkhead.getActiveCount()).isZero();
+        finish.countDown();
+        executor.shutdown();
+        assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        // The task ending on the other thread gives nothing back a second time.
+        assertThat(bulkhead.getPermittedCount()).isEqualTo(1);
+        assertThat(bulkhead.getCompletedCount()).isEqualTo(1);
+        assertThat(bulkhead.getActiveCount()).isZero();
     }
 
     private static BulkheadRejectedException catchRejection(Runnable action) {

@@ -45,6 +45,16 @@ class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
     }
 
     @Override
+    public void run() {
+        if (this.startedAt == 0) {
+            // Not started as this executor's task: run by a foreign future of its own (an ExecutorCompletionService's)
+            // on a task thread, whose sample and permit this task takes over.
+            TaskThreads.adopt(this);
+        }
+        super.run();
+    }
+
+    @Override
     public BoundedVirtualExecutor executor() {
         return this.executor;
     }

@@ -1,5 +1,6 @@
 package io.github.loombulkhead;
 
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
@@ -11,6 +12,12 @@ import io.github.loombulkhead.limit.Outcome;
  * completes, then the task counts as ended in the {@link ExecutorLifecycle}.
  */
 final class TaskThreads {
+
+    /**
+     * The foreign {@link Future} a task thread runs, set only for such a task: an own task it wraps (an
+     * {@code ExecutorCompletionService}'s) takes over its sample and permit, as the wrapper hides the task's failure.
+     */
+    private static final ThreadLocal<Wrapper> WRAPPER = new ThreadLocal<>();
 
     private final BoundedVirtualExecutor executor;
 
@@ -68,6 +75,11 @@ final class TaskThreads {
         if (own != null) {
             own.startedAt(startedAt, inflight);
         }
+        Wrapper wrapper = null;
+        if (own == null && submitted instanceof Future<?>) {
+            wrapper = new Wrapper(this.executor, startedAt, inflight);
+            WRAPPER.set(wrapper);
+        }
         CallChain.enterNewThread(this.bulkhead);
         Throwable failure = null;
         try {
@@ -80,8 +92,11 @@ final class TaskThreads {
         finally {
             CallChain.exitNewThread();
             this.lifecycle.ran(current);
+            if (wrapper != null) {
+                WRAPPER.remove();
+            }
             if (own == null) {
-                completed(startedAt, inflight, failure, false);
+                completedForeign(submitted, wrapper, startedAt, inflight, failure);
             }
             else if (own.claimCompletion()) {
                 // The task's future records its own completion; unclaimed, it never ran: cancelled first, or the
@@ -93,6 +108,43 @@ final class TaskThreads {
                 }
             }
             this.lifecycle.taskEnded();
+        }
+    }
+
+    /**
+     * Gives the permit of a task whose future the executor did not create back. A foreign future's own record counts
+     * (a cancelled one ran as nothing; a failed one caught its failure), and an own task it wrapped gave the permit
+     * back already, unless it never ran (cancelled before): then it goes back here, without a sample.
+     */
+    private void completedForeign(Runnable submitted, Wrapper wrapper, long startedAt, int inflight,
+            Throwable failure) {
+        if (wrapper != null && wrapper.nested != null) {
+            if (wrapper.nested.claimCompletion()) {
+                completed(startedAt, inflight, failure, true);
+            }
+            return;
+        }
+        if (failure == null && submitted instanceof Future<?> future) {
+            Future.State state = future.state();
+            if (state == Future.State.FAILED) {
+                failure = future.exceptionNow();
+            }
+            completed(startedAt, inflight, failure, state == Future.State.CANCELLED);
+            return;
+        }
+        completed(startedAt, inflight, failure, false);
+    }
+
+    /**
+     * Called by an own task that runs without having been started as one, before it runs: when a foreign future of
+     * its executor runs it on a task thread, the task's outcome is the sample and its completion gives the permit
+     * back, as if it had been submitted alone.
+     */
+    static void adopt(OwnTask task) {
+        Wrapper wrapper = WRAPPER.get();
+        if (wrapper != null && wrapper.executor == task.executor() && wrapper.nested == null) {
+            wrapper.nested = task;
+            task.startedAt(wrapper.startedAt, wrapper.inflight);
         }
     }
 
@@ -113,5 +165,24 @@ final class TaskThreads {
         long held = System.nanoTime() - startedAt;
         boolean overload = failure != null && this.bulkhead.outcomeOf(failure) == Outcome.DROPPED;
         this.bulkhead.onComplete(held, held, inflight, overload ? Outcome.DROPPED : Outcome.IGNORED);
+    }
+
+    /** A foreign future running on a task thread, and the own task it wraps once that runs. */
+    private static final class Wrapper {
+
+        final BoundedVirtualExecutor executor;
+
+        final long startedAt;
+
+        final int inflight;
+
+        /** Read and written on the task thread only. */
+        OwnTask nested;
+
+        Wrapper(BoundedVirtualExecutor executor, long startedAt, int inflight) {
+            this.executor = executor;
+            this.startedAt = startedAt;
+            this.inflight = inflight;
+        }
     }
 }

@@ -7,7 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -241,6 +243,53 @@ class AdaptiveBulkheadTest {
         assertThat(this.samples.outcomes).containsExactly(Outcome.DROPPED);
         assertThat(bulkhead.getActiveCount()).isZero();
         assertThat(bulkhead.getCompletedCount()).isEqualTo(3);
+    }
+
+    @Test
+    void tasksInsideAWrappingFutureAreSampledByTheirOwnOutcome() throws Exception {
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("wrapped")
+            .maxConcurrentCalls(1)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(1).minLimit(1).build())
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        bulkhead.addListener(this.samples);
+        try (executor) {
+            // An ExecutorCompletionService runs the executor's own future inside a FutureTask of its own, which
+            // catches what the task throws.
+            ExecutorCompletionService<String> completion = new ExecutorCompletionService<>(executor);
+            completion.submit(() -> {
+                throw new SocketTimeoutException("read timed out");
+            });
+            assertThat(completion.take()).failsWithin(Duration.ofSeconds(30))
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(SocketTimeoutException.class);
+            assertThat(completion.submit(() -> "fine").get(30, TimeUnit.SECONDS)).isEqualTo("fine");
+            await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getCompletedCount() == 2);
+            assertThat(this.samples.outcomes).containsExactly(Outcome.DROPPED, Outcome.SUCCESS);
+            this.samples.outcomes.clear();
+
+            // Cancelled while they waited: an ExecutorCompletionService's task runs as nothing inside its wrapper,
+            // which is no sample, and a FutureTask of the caller's gets no permit at all; a FutureTask that failed
+            // is sampled by its failure.
+            bulkhead.acquirePermit();
+            Future<String> cancelledInside = completion.submit(() -> "never");
+            FutureTask<String> cancelledOwn = new FutureTask<>(() -> "never");
+            executor.execute(cancelledOwn);
+            FutureTask<String> failed = new FutureTask<>(() -> {
+                throw new SocketTimeoutException("read timed out");
+            });
+            executor.execute(failed);
+            await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getWaitingCount() == 3);
+            cancelledInside.cancel(false);
+            cancelledOwn.cancel(false);
+            bulkhead.onComplete(0);
+            assertThat(failed).failsWithin(Duration.ofSeconds(30));
+            await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getCompletedCount() == 5);
+            assertThat(this.samples.outcomes).containsExactly(Outcome.DROPPED);
+            assertThat(bulkhead.getActiveCount()).isZero();
+            assertThat(bulkhead.getWaitingCount()).isZero();
+            assertThat(bulkhead.getPermittedCount()).isEqualTo(5);
+        }
     }
 
     @Test

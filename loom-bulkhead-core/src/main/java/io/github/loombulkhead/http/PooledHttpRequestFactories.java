@@ -12,6 +12,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.DefaultRedirectStrategy;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -103,7 +104,8 @@ public final class PooledHttpRequestFactories {
      * A pool for the per-host bulkheads of
      * {@link BulkheadClientHttpRequestInterceptor#perHost(BulkheadRegistry, String, BulkheadConfig, int)}
      * with the same arguments: {@code maxPerRoute} = the largest per-host limit (initially the
-     * template's) and {@code maxTotal} = {@code maxHosts} times that.
+     * template's) and {@code maxTotal} = {@code maxHosts} times that. Its client follows redirects only within a
+     * host and answers one to another host to the caller ({@link SameHostRedirects}).
      */
     public static Builder forHosts(BulkheadRegistry registry, String namePrefix, BulkheadConfig template,
             int maxHosts) {
@@ -114,7 +116,7 @@ public final class PooledHttpRequestFactories {
             throw new IllegalArgumentException("maxHosts must be at least 1 but was " + maxHosts);
         }
         return new Builder(template.getMaxConcurrentCalls(), maxHosts,
-                (sizer) -> PoolBinding.ofHosts(sizer, registry, namePrefix));
+                (sizer) -> PoolBinding.ofHosts(sizer, registry, namePrefix)).redirectsWithinHost();
     }
 
     /** Timeouts and client customizations; {@link #build()} makes a new client and pool each time. */
@@ -125,6 +127,8 @@ public final class PooledHttpRequestFactories {
         private final int routes;
 
         private final Function<PoolSizer, PoolBinding> binder;
+
+        private boolean withinHost;
 
         private Duration connectTimeout = Duration.ofSeconds(5);
 
@@ -198,6 +202,11 @@ public final class PooledHttpRequestFactories {
             return this;
         }
 
+        private Builder redirectsWithinHost() {
+            this.withinHost = true;
+            return this;
+        }
+
         /** Further client settings (proxy, TLS strategy, interceptors); do not replace the pool. */
         public Builder httpClient(Consumer<HttpClientBuilder> customizer) {
             this.clientCustomizer = Objects.requireNonNull(customizer, "customizer must not be null");
@@ -227,6 +236,7 @@ public final class PooledHttpRequestFactories {
                 HttpClientBuilder client = new UnbindingClientBuilder(binding).useSystemProperties()
                     .setConnectionManager(manager)
                     .setRetryStrategy(NoStatusRetries.INSTANCE)
+                    .setRedirectStrategy(this.withinHost ? SameHostRedirects.INSTANCE : DefaultRedirectStrategy.INSTANCE)
                     .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
                 this.clientCustomizer.accept(client);
                 HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(

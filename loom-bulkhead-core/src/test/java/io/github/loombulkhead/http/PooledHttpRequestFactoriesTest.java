@@ -3,12 +3,15 @@ package io.github.loombulkhead.http;
 import java.io.Closeable;
 import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.sun.net.httpserver.HttpServer;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
@@ -18,6 +21,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.ResourceAccessException;
@@ -53,6 +57,48 @@ class PooledHttpRequestFactoriesTest {
         Calls.concurrently(120, (i) -> client.get().uri("/slow?ms=50").retrieve().body(String.class));
 
         assertThat(server.maxConcurrent()).isEqualTo(12);
+    }
+
+    @Test
+    void aPerHostClientFollowsRedirectsWithinItsHostAndAnswersThoseToAnotherHost(LoopbackServer server)
+            throws Exception {
+        // Another host: its redirect to the loopback server would run under this host's permit, bypassing the
+        // loopback server's bulkhead and waiting for one of its route's connections.
+        HttpServer redirector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+        redirector.createContext("/elsewhere", (exchange) -> {
+            exchange.getResponseHeaders().set("Location", server.uri("/slow?ms=0").toString());
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        redirector.createContext("/here", (exchange) -> {
+            exchange.getResponseHeaders().set("Location", "/ok");
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        redirector.createContext("/ok", (exchange) -> {
+            byte[] body = "ok".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        redirector.start();
+        this.resources.add(() -> redirector.stop(0));
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        BulkheadConfig template = BulkheadConfig.custom().maxConcurrentCalls(2).build();
+        RestClient client = RestClient.builder()
+            .baseUrl("http://127.0.0.1:" + redirector.getAddress().getPort())
+            .requestFactory(track(PooledHttpRequestFactories.forHosts(registry, "host:", template, 4).build()))
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perHost(registry, "host:", template, 4))
+            .build();
+
+        assertThat(client.get().uri("/here").retrieve().body(String.class)).isEqualTo("ok");
+        ResponseEntity<Void> elsewhere = client.get().uri("/elsewhere").retrieve().toBodilessEntity();
+        assertThat(elsewhere.getStatusCode().value()).isEqualTo(302);
+        assertThat(server.requests()).isZero();
+        // Followed by the caller, the call takes the other host's permit.
+        assertThat(client.get().uri(elsewhere.getHeaders().getLocation()).retrieve().body(String.class))
+            .isEqualTo("ok");
+        assertThat(registry.find("host:" + server.baseUrl()).orElseThrow().getCompletedCount()).isEqualTo(1);
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.NoStatusRetries;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
+import io.github.loombulkhead.http.SameHostRedirects;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -89,7 +90,7 @@ public class BulkheadRequestFactories implements DisposableBean {
     public ClientHttpRequestFactory forBulkhead(Bulkhead bulkhead, String group) {
         return shared(List.of("bulkhead", bulkhead, String.valueOf(group)),
                 () -> build(PooledHttpRequestFactories.forBulkhead(bulkhead), PooledHttpRequestFactories.poolLimit(bulkhead),
-                        1, false, group));
+                        1, false, false, group));
     }
 
     /**
@@ -110,7 +111,7 @@ public class BulkheadRequestFactories implements DisposableBean {
             String group) {
         return shared(List.of("bulkheads", Set.copyOf(bulkheads), unboundedCalls, String.valueOf(group)), () -> {
             return build(PooledHttpRequestFactories.forBulkheads(bulkheads), PooledHttpRequestFactories.poolLimit(bulkheads),
-                    1, unboundedCalls, group);
+                    1, unboundedCalls, false, group);
         });
     }
 
@@ -127,7 +128,7 @@ public class BulkheadRequestFactories implements DisposableBean {
                 .mapToInt(PooledHttpRequestFactories::poolLimit)
                 .reduce(template.getMaxConcurrentCalls(), Math::max);
             return build(PooledHttpRequestFactories.forHosts(registry, namePrefix, template, maxHosts), perHost,
-                    maxHosts, false, group);
+                    maxHosts, false, true, group);
         });
     }
 
@@ -155,8 +156,9 @@ public class BulkheadRequestFactories implements DisposableBean {
         return this.serviceGroupClients;
     }
 
+    /** @param perHost whether the clients have per-host bulkheads: redirects are then followed within a host only */
     private ClientHttpRequestFactory build(PooledHttpRequestFactories.Builder pooled, int limitPerRoute, int routes,
-            boolean unboundedCalls, String group) {
+            boolean unboundedCalls, boolean perHost, String group) {
         HttpClientSettings client = this.settings.apply(group);
         int reservedPerRoute = 0;
         int reservedTotal = 0;
@@ -172,6 +174,11 @@ public class BulkheadRequestFactories implements DisposableBean {
         HttpComponentsClientHttpRequestFactoryBuilder sized = ClientHttpRequestFactoryBuilder.httpComponents()
             .withConnectionManagerCustomizer((manager) -> manager.setMaxConnPerRoute(perRoute).setMaxConnTotal(total))
             .withHttpClientCustomizer((httpClient) -> httpClient.setRetryStrategy(NoStatusRetries.INSTANCE));
+        if (perHost && client.redirects() != HttpRedirects.DONT_FOLLOW) {
+            // As the starter's own per-host pool: a redirect to another host is answered, to take that host's permit.
+            sized = sized.withHttpClientCustomizer(
+                    (httpClient) -> httpClient.setRedirectStrategy(SameHostRedirects.INSTANCE));
+        }
         ClientHttpRequestFactoryBuilder<?> customized = customize(sized);
         if (!(customized instanceof HttpComponentsClientHttpRequestFactoryBuilder)) {
             // The application's customizers replaced HttpClient 5: its choice, the group keeps Spring Boot's factory.

@@ -1,10 +1,14 @@
 package io.github.loombulkhead.autoconfigure.http;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import com.sun.net.httpserver.HttpServer;
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.Callers;
@@ -231,6 +235,36 @@ class LoomBulkheadHttpAutoConfigurationTest {
                 assertThat(status).isEqualTo(503);
                 assertThat(this.callee.requests()).isEqualTo(1);
             });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", "spring.http.clients.cookie-handling=enable" })
+    void perHostClientsFollowRedirectsWithinTheirHostOnly(String setting) throws Exception {
+        // Without a setting the starter's own pool; cookie handling takes Spring Boot's HttpClient 5 factory.
+        HttpServer redirector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+        redirector.createContext("/elsewhere", (exchange) -> {
+            exchange.getResponseHeaders().set("Location", this.callee.uri("/held").toString());
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        redirector.start();
+        try {
+            this.contextRunner.withPropertyValues("loom.bulkhead.http.per-host.enabled=true", setting).run((context) -> {
+                this.callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).build();
+                assertThat(client.get().uri(this.callee.uri("/redirect")).retrieve().body(String.class))
+                    .isEqualTo("ok");
+                this.callee.reset();
+                // Another host: answered, so that following it takes that host's permit.
+                URI elsewhere = URI.create("http://127.0.0.1:" + redirector.getAddress().getPort() + "/elsewhere");
+                assertThat(client.get().uri(elsewhere).retrieve().toBodilessEntity().getStatusCode().value())
+                    .isEqualTo(302);
+                assertThat(this.callee.requests()).isZero();
+            });
+        }
+        finally {
+            redirector.stop(0);
+        }
     }
 
     @Test

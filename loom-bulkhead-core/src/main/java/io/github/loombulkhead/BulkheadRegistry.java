@@ -103,6 +103,14 @@ public final class BulkheadRegistry {
         return this.configResolver.apply(name);
     }
 
+    /**
+     * The config registered ({@link Builder#config}) or resolved ({@link Builder#configResolver}) for {@code name}
+     * itself; empty if a bulkhead of that name would get the default config.
+     */
+    public Optional<BulkheadConfig> findConfig(String name) {
+        return Optional.ofNullable(configuredFor(name));
+    }
+
     /** The bulkhead called {@code name} if it exists. */
     public Optional<Bulkhead> find(String name) {
         return Optional.ofNullable(this.bulkheads.get(name));

@@ -63,8 +63,7 @@ public final class LoomBulkheadHttpAutoConfiguration {
     PerHostBulkheads perHostBulkheads(LoomBulkheadProperties properties, BulkheadConfigMapper mapper,
             BulkheadRegistry registry) {
         LoomBulkheadProperties.PerHost perHost = properties.getHttp().getPerHost();
-        return PerHostBulkheads.of(registry, perHost.getNamePrefix(), mapper.perHostTemplate(), perHost.getMaxHosts(),
-                properties.getInstances().keySet());
+        return PerHostBulkheads.of(registry, perHost.getNamePrefix(), mapper.perHostTemplate(), perHost.getMaxHosts());
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,7 +1,5 @@
 package io.github.loombulkhead.autoconfigure.http;
 
-import java.util.Set;
-
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
@@ -14,15 +12,14 @@ public record PerHostBulkheads(BulkheadRegistry registry, String namePrefix, Bul
         BulkheadClientHttpRequestInterceptor interceptor) {
 
     /**
-     * Per-host bulkheads in {@code registry}: a host whose bulkhead name has its own entry in
-     * {@code configuredNames} (i.e. under {@code loom.bulkhead.instances}) gets the registry's config for it,
-     * every other host the template.
+     * Per-host bulkheads in {@code registry}: a host whose bulkhead name has a config of its own in the registry
+     * (an entry under {@code loom.bulkhead.instances}, or one a {@code BulkheadRegistryCustomizer}'s resolver
+     * answers) gets it, every other host the template.
      */
     public static PerHostBulkheads of(BulkheadRegistry registry, String namePrefix, BulkheadConfig template,
-            int maxHosts, Set<String> configuredNames) {
-        Set<String> configured = Set.copyOf(configuredNames);
+            int maxHosts) {
         return new PerHostBulkheads(registry, namePrefix, template, maxHosts,
                 BulkheadClientHttpRequestInterceptor.perHost(registry, namePrefix,
-                        (name) -> configured.contains(name) ? null : template, maxHosts));
+                        (name) -> registry.findConfig(name).isPresent() ? null : template, maxHosts));
     }
 }

@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.autoconfigure.BulkheadRegistryCustomizer;
 import io.github.loombulkhead.http.Callers;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
@@ -26,8 +28,10 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.mock.http.client.MockClientHttpRequest;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.annotation.HttpExchange;
@@ -182,6 +186,27 @@ class LoomBulkheadHttpAutoConfigurationTest {
                 Bulkhead host = context.getBean(BulkheadRegistry.class).find("host:" + this.callee.baseUrl()).orElseThrow();
                 assertThat(host.getLimit()).isEqualTo(2);
                 assertThat(host.getCompletedCount()).isEqualTo(1);
+            });
+    }
+
+    @Test
+    void aRegistryCustomizersConfigResolverConfiguresThePerHostBulkheadsItAnswers() {
+        BulkheadConfig partner = BulkheadConfig.custom().maxConcurrentCalls(3).build();
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.name-prefix=host:")
+            .withBean(BulkheadRegistryCustomizer.class, () -> (builder) -> builder
+                .configResolver((name) -> name.startsWith("host:http://127.0.0.1:") ? partner : null))
+            .run((context) -> {
+                this.callee.release();
+                RestClient client = context.getBean(RestClient.Builder.class).baseUrl(this.callee.baseUrl()).build();
+                assertThat(client.get().uri("/held").retrieve().body(String.class)).isEqualTo("ok");
+                Bulkhead host = context.getBean(BulkheadRegistry.class).find("host:" + this.callee.baseUrl()).orElseThrow();
+                assertThat(host.getLimit()).isEqualTo(3);
+                // A host the resolver does not answer gets the template.
+                Bulkhead other = context.getBean(PerHostBulkheads.class)
+                    .interceptor()
+                    .bulkheadFor(new MockClientHttpRequest(HttpMethod.GET, URI.create("https://api.example.com/x")));
+                assertThat(other.getLimit()).isEqualTo(100);
             });
     }
 

@@ -3,6 +3,7 @@ package io.github.loombulkhead;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
@@ -241,7 +242,8 @@ public final class Bulkhead {
      * the thread that ran it. A call cut short by an interrupt (the thread is still interrupted, whether the call
      * failed or returned, or an {@link InterruptedException} or {@link ClosedByInterruptException} is among the
      * failure's causes) says nothing about the callee: {@link Outcome#IGNORED}. A cancelled {@code invokeAny} loser or
-     * {@code shutdownNow} is no overload, and its shortened time no round trip.
+     * {@code shutdownNow} is no overload, and its shortened time no round trip. Nor is a call ended by a cancellation
+     * (a {@link CancellationException} among the causes: an asynchronous call's stage its caller cancelled).
      */
     public Outcome outcomeOf(Throwable failure) {
         if (Thread.currentThread().isInterrupted()) {
@@ -250,16 +252,17 @@ public final class Bulkhead {
         if (failure == null) {
             return Outcome.SUCCESS;
         }
-        if (isInterruption(failure)) {
+        if (isCutShort(failure)) {
             return Outcome.IGNORED;
         }
         return getConfig().getDropClassifier().classify(failure);
     }
 
-    private static boolean isInterruption(Throwable failure) {
+    private static boolean isCutShort(Throwable failure) {
         int depth = 0;
         for (Throwable current = failure; current != null && depth < 16; current = current.getCause(), depth++) {
-            if (current instanceof InterruptedException || current instanceof ClosedByInterruptException) {
+            if (current instanceof InterruptedException || current instanceof ClosedByInterruptException
+                    || current instanceof CancellationException) {
                 return true;
             }
         }

@@ -3,7 +3,9 @@ package io.github.loombulkhead;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -15,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.DropClassifier;
 import io.github.loombulkhead.limit.LimitRamp;
 import io.github.loombulkhead.limit.Outcome;
 import org.junit.jupiter.api.Test;
@@ -290,6 +293,19 @@ class AdaptiveBulkheadTest {
             assertThat(bulkhead.getWaitingCount()).isZero();
             assertThat(bulkhead.getPermittedCount()).isEqualTo(5);
         }
+    }
+
+    @Test
+    void aCallEndedByACancellationIsNoSampleWhateverTheClassifierSays() {
+        Bulkhead bulkhead = new Bulkhead("cancelled", BulkheadConfig.custom()
+            .adaptive(AdaptiveLimitConfig.custom().build())
+            .dropClassifier(DropClassifier.of(List.of(RuntimeException.class)))
+            .build());
+        // An @Bulkhead method's stage cancelled by its caller, or a task whose future.get() met a cancelled one.
+        assertThat(bulkhead.outcomeOf(new CancellationException())).isEqualTo(Outcome.IGNORED);
+        assertThat(bulkhead.outcomeOf(new CompletionException(new CancellationException()))).isEqualTo(Outcome.IGNORED);
+        assertThat(bulkhead.outcomeOf(new IllegalStateException())).isEqualTo(Outcome.DROPPED);
+        assertThat(bulkhead.outcomeOf(null)).isEqualTo(Outcome.SUCCESS);
     }
 
     @Test

@@ -52,11 +52,16 @@ class QueuedTask extends Waiter {
             return true;
         }
         catch (RuntimeException | Error ex) {
+            String bulkhead = this.executor.getBulkhead().getName();
             if (submitted instanceof OwnTask own && expires()) {
                 own.failToStart(ex);
+                logger.log(Level.ERROR, "Bulkhead '" + bulkhead + "' could not start a task; its future failed", ex);
             }
-            logger.log(Level.ERROR, "Bulkhead '" + this.executor.getBulkhead().getName() + "' could not start a task",
-                    ex);
+            else {
+                // Accepted by execute(), it has nobody to be told: the log names it.
+                logger.log(Level.ERROR, "Bulkhead '" + bulkhead + "' could not start task " + submitted
+                        + ", which did not run", ex);
+            }
             this.executor.taskEnded();
             return false;
         }

@@ -83,6 +83,10 @@ public final class AdaptiveLimitSimulation {
             }
             Trace told = LimitSimulation.run(burst, patient, new ToldTheCapacity(burst), SEED);
             bursts.add(BurstResult.of(burst, patient, ToldTheCapacity.LABEL, told));
+            if (!burst.capacitySteps().isEmpty()) {
+                Trace late = LimitSimulation.run(burst, patient, ToldTheCapacity.late(burst), SEED);
+                bursts.add(BurstResult.of(burst, patient, ToldTheCapacity.LATE_LABEL, late));
+            }
         }
         String durations = (shorten == 1) ? "Loads run 60 s and are measured from 10 s; capacity steps at 30 s and "
                 + "60 s of one 90 s run, each phase measured whole; the overload runs 10 minutes, measured from 1 min."

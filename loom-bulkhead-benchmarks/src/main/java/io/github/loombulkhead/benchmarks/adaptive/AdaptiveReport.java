@@ -35,8 +35,11 @@ public final class AdaptiveReport {
             out.append("\nThe sample's scenarios: every call arrives at once and may wait 60 s for a permit; the bound is "
                     + "Little's law (calls / capacity × service time, piecewise when the capacity changes; a drop counts "
                     + "one service time late, as busy workers finish their call). The last row of each is a limit told "
-                    + "the callee's workers at every moment: what the scenario costs by itself. A run ends after 60 s: "
-                    + "calls still waiting or running then never finished, and that burst was not done.\n\n");
+                    + "the callee's workers at every moment: what the scenario costs by itself; where the capacity "
+                    + "changes, a second one is told each change " + ToldTheCapacity.LATE.toMillis() + " ms late, the "
+                    + "earliest a call sent after it comes back, which is when an algorithm can hear of it at best. "
+                    + "A run ends after 60 s: calls still waiting or running then never finished, and that burst was "
+                    + "not done.\n\n");
             out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out | never finished |\n");
             out.append("|---|---|---:|---:|---:|---:|---:|\n");
             previous = null;

@@ -94,7 +94,8 @@ class AdaptiveLimitSimulationTest {
     void theReportHasBothTables() {
         AdaptiveResults results = AdaptiveLimitSimulation.run(10);
         assertThat(results.scenarios()).hasSize(7 * Contender.values().length);
-        int burstRows = 3 * (Contender.values().length + 1);
+        // Every contender and the told reference per burst, and the late reference where the capacity changes.
+        int burstRows = 3 * (Contender.values().length + 1) + 1;
         assertThat(results.bursts()).hasSize(burstRows);
         String markdown = AdaptiveReport.render(results);
         assertThat(markdown).contains("| 2× load | **loom `gradient`** |", "| 1.25× load for 10 min |",
@@ -192,5 +193,55 @@ class AdaptiveLimitSimulationTest {
             assertThat(told.succeeded()).as(burst.name()).isEqualTo(burst.burst());
             assertThat(told.seconds() / told.boundSeconds()).as(burst.name()).isBetween(1.0, 1.2);
         }
+    }
+
+    @Test
+    void aLimitToldOfTheHalvingOneServiceTimeLateLosesTheCallsItSentMeanwhile() {
+        CalleeModel patient = CALLEE.withMaxWait(Duration.ofSeconds(60));
+        Scenario halving = AdaptiveLimitSimulation.bursts().get(2);
+        assertThat(halving.capacitySteps()).isNotEmpty();
+        Trace trace = LimitSimulation.run(halving, patient, ToldTheCapacity.late(halving), AdaptiveLimitSimulation.SEED);
+        BurstResult late = BurstResult.of(halving, patient, ToldTheCapacity.LATE_LABEL, trace);
+        // Deterministic for the seed: the calls sent in the 300 ms after the step that the halved callee cannot start
+        // within the read timeout, although the limit never exceeded the capacity before the step.
+        assertThat(late.dropped()).isEqualTo(101);
+        assertThat(late.succeeded()).isEqualTo(halving.burst() - 101);
+        // Cutting deeper on hearing of it (to 0 for 0.6 s) saves none of the calls sent before.
+        assertThat(timeoutsToldLate(halving, 300, 600)).isEqualTo(101);
+        // The loss grows with the delay: almost none when told within a third of a service time.
+        assertThat(timeoutsToldLate(halving, 100, 0)).isEqualTo(1);
+        assertThat(timeoutsToldLate(halving, 400, 0)).isEqualTo(107);
+    }
+
+    /**
+     * Timeouts of a limit that follows the workers {@code lateMillis} late, and on hearing of a drop sends nothing
+     * for {@code pauseMillis} before it follows the new capacity.
+     */
+    private static long timeoutsToldLate(Scenario scenario, long lateMillis, long pauseMillis) {
+        long late = Duration.ofMillis(lateMillis).toNanos();
+        long pause = Duration.ofMillis(pauseMillis).toNanos();
+        SimulatedLimit limit = new SimulatedLimit() {
+
+            private int limit = scenario.workers();
+
+            @Override
+            public int limit() {
+                return this.limit;
+            }
+
+            @Override
+            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+            }
+
+            @Override
+            public void onTick(long nowNanos) {
+                int told = scenario.workersAt(nowNanos - late);
+                boolean pausing = told < scenario.workersAt(nowNanos - late - pause);
+                this.limit = pausing ? 0 : told;
+            }
+        };
+        Trace trace = LimitSimulation.run(scenario, CALLEE.withMaxWait(Duration.ofSeconds(60)), limit,
+                AdaptiveLimitSimulation.SEED);
+        return BurstResult.of(scenario, CALLEE, "told late", trace).dropped();
     }
 }

@@ -143,7 +143,12 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.lingerNanos = config.getIdleLinger().toNanos();
         this.lastBusy = System.nanoTime() - this.lingerNanos;
         this.recentPeak = new RecentPeak(this.lingerNanos, System.nanoTime());
-        this.governor = Thread.ofVirtual().name("loom-bulkhead-cluster-" + bulkhead.getName()).unstarted(this::govern);
+        // A platform thread: the operating system schedules it also while CPU-bound virtual threads hold every carrier
+        // thread (they are not preempted), so the leases are renewed, or given up, in time.
+        this.governor = Thread.ofPlatform()
+            .daemon()
+            .name("loom-bulkhead-cluster-" + bulkhead.getName())
+            .unstarted(this::govern);
     }
 
     void start() {

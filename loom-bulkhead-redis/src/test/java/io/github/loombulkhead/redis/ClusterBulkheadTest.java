@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -111,6 +112,38 @@ class ClusterBulkheadTest {
         waiting.join();
         other.bulkhead.releasePermit();
         holder.bulkhead.onComplete(0);
+    }
+
+    @Test
+    void leasesAreRenewedWhileEveryCarrierThreadRunsAVirtualThreadThatNeverYields() throws Exception {
+        Replica a = replica(2, ClusterConfig.custom().leaseDuration(Duration.ofMillis(600)).build());
+        a.bulkhead.acquirePermit();
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.clusterBulkhead.getRenewalCount() > 0);
+        // CPU-bound virtual threads hold every carrier: a governor that were a virtual thread would not run, its
+        // leases would expire and Redis would hand them to others while this process still admits calls on them.
+        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                Runtime.getRuntime().availableProcessors());
+        AtomicBoolean spinning = new AtomicBoolean(true);
+        List<Thread> spinners = new ArrayList<>();
+        for (int i = 0; i < carriers; i++) {
+            spinners.add(Thread.ofVirtual().start(() -> {
+                while (spinning.get()) {
+                    Thread.onSpinWait();
+                }
+            }));
+        }
+        try {
+            long before = a.clusterBulkhead.getRenewalCount();
+            // A renewal every 200 ms.
+            await().atMost(Duration.ofSeconds(5)).until(() -> a.clusterBulkhead.getRenewalCount() >= before + 3);
+        }
+        finally {
+            spinning.set(false);
+            for (Thread spinner : spinners) {
+                spinner.join();
+            }
+        }
+        a.bulkhead.onComplete(0);
     }
 
     @Test

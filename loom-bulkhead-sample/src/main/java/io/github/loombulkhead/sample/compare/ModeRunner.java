@@ -161,6 +161,10 @@ public final class ModeRunner {
             // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
             boolean probeHeap = settings.retainedHeap() && mode.isBounded();
             beforeStart.run();
+            if (!settings.capacity().changes().isEmpty()) {
+                // Before the clocks start: the time series and the duration count from the first submission.
+                this.calls.scheduleCapacity(settings.capacity());
+            }
             TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
                     strategy::limit, listener);
             try {
@@ -173,12 +177,9 @@ public final class ModeRunner {
         }
     }
 
-    /** The run while its time series is sampled: the capacity schedule, the submissions, the wait, the report. */
+    /** The run while its time series is sampled: the submissions, the wait, the report. */
     private RunReport runSampled(Mode mode, RunSettings settings, ConcurrencyStrategy strategy,
             CallRecorder recorder, Baseline baseline, TimelineSampler.Sampling sampling) {
-        if (!settings.capacity().changes().isEmpty()) {
-            this.calls.scheduleCapacity(settings.capacity());
-        }
         long start = System.nanoTime();
         recorder.start();
         CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));

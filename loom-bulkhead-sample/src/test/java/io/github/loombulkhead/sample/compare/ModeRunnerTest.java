@@ -19,6 +19,7 @@ import io.github.loombulkhead.sample.measure.NativeMemoryTracking;
 import io.github.loombulkhead.sample.measure.TimelineSampler;
 import io.github.loombulkhead.sample.mode.Modes;
 import io.github.loombulkhead.sample.report.RunReport;
+import io.github.loombulkhead.sample.report.TimelinePoint;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +66,37 @@ class ModeRunnerTest {
                     });
             assertThat(next.succeeded()).isEqualTo(10);
             assertThat(next.timeline()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void theTimeSeriesCountsFromTheFirstSubmissionNotFromTheCapacitySchedulesRoundTrip() {
+        CalleeStatus idle = new CalleeStatus(true, 0, 0, 0, 0, 200, 300, 0);
+        when(this.api.status()).thenReturn(idle);
+        when(this.api.capacity(any())).thenAnswer((invocation) -> {
+            // A slow POST of the schedule (a new connection to a busy callee).
+            Thread.sleep(400);
+            return idle;
+        });
+        when(this.api.slow()).thenAnswer((invocation) -> {
+            Thread.sleep(50);
+            return "ok";
+        });
+        try (TimelineSampler sampler = new TimelineSampler(this.jvm, this.nativeMemory, new HttpExchangeCounter(),
+                INTERVAL)) {
+            CapacitySchedule halving = new CapacitySchedule(200, List.of(new CapacityChange(100, 1_000)));
+            RunReport run = runner(sampler).run(Mode.VIRTUAL_UNBOUNDED, settings(halving), (point) -> {
+            });
+            assertThat(run.succeeded()).isEqualTo(10);
+            long firstCompletions = run.timeline()
+                .stream()
+                .filter((point) -> point.completed() > 0)
+                .mapToLong(TimelinePoint::elapsedMs)
+                .min()
+                .orElseThrow();
+            // The calls took about 50 ms: on a clock started before the 400 ms POST they would end after 450 ms.
+            assertThat(firstCompletions).isLessThan(run.durationMs() + 200);
+            assertThat(run.timeline().get(run.timeline().size() - 1).elapsedMs()).isLessThan(run.durationMs() + 200);
         }
     }
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
@@ -65,6 +67,20 @@ public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements D
                 throw new CompletionException(ex);
             }
         });
+    }
+
+    /**
+     * Runs {@code task} as {@link #execute} does: refused only at once (a full queue, a shut-down executor: a
+     * {@code TaskRejectedException}), never timed out once accepted. Spring MVC submits {@code Callable} controller
+     * methods this way and never reads the future: a rejection through it after the max wait would leave the request
+     * unanswered until MVC's own async timeout, and the method would never run. A task with a result
+     * ({@link #submit(Callable)}, {@code @Async} methods) keeps the future that the max wait can fail.
+     */
+    @Override
+    public Future<?> submit(Runnable task) {
+        FutureTask<Object> future = new FutureTask<>(task, null);
+        execute(future);
+        return future;
     }
 
     /** Like {@link #submitCompletable(Callable)} for a task without a result. */

@@ -14,7 +14,9 @@ import org.springframework.util.ClassUtils;
 /**
  * Wraps each task of a bulkhead executor, and each asynchronous {@code @Bulkhead} call, on the submitting
  * thread so it runs with the submitter's context: MDC, Micrometer context-propagation thread locals
- * (observations, security context) and the application's {@link TaskDecorator} beans, in that order.
+ * (observations, security context) and the application's {@link TaskDecorator} beans. The beans wrap the task
+ * innermost: they run after the MDC and the thread locals are in place, so what they set (an MDC entry of their own)
+ * stays, as with Spring Boot's executors, which apply only them.
  * Deliberately not a {@link TaskDecorator} bean itself, so Spring Boot's own executors do not pick it up.
  */
 public final class ContextPropagatingDecorator implements UnaryOperator<Runnable> {
@@ -40,14 +42,15 @@ public final class ContextPropagatingDecorator implements UnaryOperator<Runnable
      */
     public static ContextPropagatingDecorator create(BeanFactory beanFactory,
             ObjectProvider<TaskDecorator> taskDecorators) {
+        // The first wraps the task: the application's decorators run last, inside the restored MDC and thread locals.
         List<UnaryOperator<Runnable>> decorators = new ArrayList<>();
+        taskDecorators.orderedStream().map(ContextPropagatingDecorator::from).forEach(decorators::add);
         if (SLF4J_PRESENT) {
             decorators.add(new MdcPropagation());
         }
         if (CONTEXT_PROPAGATION_PRESENT) {
             decorators.add(ContextSnapshots.propagation(beanFactory));
         }
-        taskDecorators.orderedStream().map(ContextPropagatingDecorator::from).forEach(decorators::add);
         return of(decorators);
     }
 

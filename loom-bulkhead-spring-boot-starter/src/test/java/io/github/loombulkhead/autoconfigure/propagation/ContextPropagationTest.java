@@ -124,6 +124,33 @@ class ContextPropagationTest {
         });
     }
 
+    @Test
+    void whatATaskDecoratorBeanPutsIntoTheMdcIsNotReplacedByTheSubmittersMdc() {
+        this.contextRunner.withBean("tenantMdcDecorator", TaskDecorator.class, () -> (task) -> {
+            String tenant = TENANT.get();
+            return () -> {
+                MDC.put("tenant", tenant);
+                try {
+                    task.run();
+                }
+                finally {
+                    MDC.remove("tenant");
+                }
+            };
+        }).run((context) -> {
+            ExecutorService executor = context.getBean(BoundedVirtualExecutors.class).create("mdc-decorated");
+            TENANT.set("acme");
+            MDC.put("requestId", "r-42");
+            try {
+                assertThat(executor.submit(() -> MDC.get("tenant") + " " + MDC.get("requestId"))
+                    .get(10, TimeUnit.SECONDS)).isEqualTo("acme r-42");
+            }
+            finally {
+                executor.shutdown();
+            }
+        });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class TenantDecoratorConfiguration {
 

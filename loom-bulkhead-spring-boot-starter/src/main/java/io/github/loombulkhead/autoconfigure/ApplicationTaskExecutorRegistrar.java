@@ -7,7 +7,6 @@ import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -44,7 +43,7 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
         if (registry.containsBeanDefinition(APPLICATION_TASK_EXECUTOR)
                 && isSpringBoots(registry.getBeanDefinition(APPLICATION_TASK_EXECUTOR))) {
             registry.removeBeanDefinition(APPLICATION_TASK_EXECUTOR);
-            registry.registerBeanDefinition(APPLICATION_TASK_EXECUTOR, boundedExecutor((BeanFactory) registry));
+            registry.registerBeanDefinition(APPLICATION_TASK_EXECUTOR, boundedExecutor());
             if (!registry.isBeanNameInUse(TASK_EXECUTOR)) {
                 registry.registerAlias(APPLICATION_TASK_EXECUTOR, TASK_EXECUTOR);
             }
@@ -55,9 +54,12 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
                 + reason(registry));
     }
 
-    private static RootBeanDefinition boundedExecutor(BeanFactory beanFactory) {
-        RootBeanDefinition definition = new RootBeanDefinition(BoundedVirtualTaskExecutor.class,
-                () -> beanFactory.getBean(FACTORY, Factory.class).create());
+    private static RootBeanDefinition boundedExecutor() {
+        // Made by its factory's method, not by a lambda: ahead-of-time processing (native images) can express that.
+        RootBeanDefinition definition = new RootBeanDefinition();
+        definition.setTargetType(BoundedVirtualTaskExecutor.class);
+        definition.setFactoryBeanName(FACTORY);
+        definition.setFactoryMethodName("create");
         // Made after its factory and destroyed before it.
         definition.setDependsOn(FACTORY);
         return definition;

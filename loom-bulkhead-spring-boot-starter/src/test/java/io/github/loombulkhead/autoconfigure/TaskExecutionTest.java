@@ -1,6 +1,7 @@
 package io.github.loombulkhead.autoconfigure;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -17,18 +18,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.MDC;
 
+import org.springframework.aot.generate.ClassNameGenerator;
+import org.springframework.aot.generate.DefaultGenerationContext;
+import org.springframework.aot.generate.GeneratedFiles;
+import org.springframework.aot.generate.InMemoryGeneratedFiles;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.aot.ApplicationContextAotGenerator;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.javapoet.ClassName;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.awaitility.Awaitility.await;
 
 /** {@code loom.bulkhead.task-execution.*}: a bounded, measured {@code applicationTaskExecutor} for {@code @Async}. */
@@ -43,6 +53,24 @@ class TaskExecutionTest {
     void offByDefaultSoSpringBootKeepsItsExecutor() {
         this.contextRunner.run((context) -> assertThat(context.getBean("applicationTaskExecutor"))
             .isInstanceOf(SimpleAsyncTaskExecutor.class));
+    }
+
+    @Test
+    void theBoundedExecutorPassesAheadOfTimeProcessing() {
+        // Native images and spring.aot.enabled: bean definitions must be expressible as generated code.
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test",
+                    Map.of("spring.threads.virtual.enabled", "true", "loom.bulkhead.task-execution.enabled", "true")));
+            context.register(LoomBulkheadAutoConfiguration.class, TaskExecutionAutoConfiguration.class);
+            InMemoryGeneratedFiles files = new InMemoryGeneratedFiles();
+            DefaultGenerationContext generation = new DefaultGenerationContext(
+                    new ClassNameGenerator(ClassName.get("com.example", "Application")), files);
+            assertThatCode(() -> new ApplicationContextAotGenerator().processAheadOfTime(context, generation))
+                .doesNotThrowAnyException();
+            generation.writeGeneratedContent();
+            assertThat(files.getGeneratedFiles(GeneratedFiles.Kind.SOURCE).values())
+                .anySatisfy((source) -> assertThat(source.toString()).contains("BoundedVirtualTaskExecutor"));
+        }
     }
 
     @Test

@@ -4,10 +4,11 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Envoy's adaptive-concurrency gradient controller, written from its documentation with its documented defaults:
+ * Envoy's adaptive-concurrency gradient controller, written from its documentation with its documented defaults (the
+ * burst headroom as its implementation computes it):
  * every {@value #UPDATE_INTERVAL_MILLIS} ms the median latency of the window (sampleRTT) gives
  * {@code gradient = (minRTT + minRTT × 25 %) / sampleRTT}, clamped to [0.5, 2], and
- * {@code limit = gradient × limit + sqrt(limit)}. minRTT is measured at start and every 60 s (+ up to 15 % jitter),
+ * {@code limit = gradient × limit + sqrt(gradient × limit)}. minRTT is measured at start and every 60 s (+ up to 15 % jitter),
  * and after 5 windows in a row at the minimum, by pinning the limit to 3 until 50 calls that started in the
  * measurement finished; their median is the new minRTT and the limit goes back to its value before.
  */
@@ -98,7 +99,9 @@ final class EnvoyGradient implements SimulatedLimit {
             if (this.sampleCount > 0) {
                 long sampleRtt = median();
                 double gradient = Math.max(0.5, Math.min(2.0, (this.minRtt * (1 + BUFFER)) / sampleRtt));
-                int newLimit = (int) (gradient * this.limit + Math.sqrt(this.limit));
+                // Envoy's burst headroom is the square root of the scaled limit (GradientController::calculateNewLimit).
+                double scaled = gradient * this.limit;
+                int newLimit = (int) (scaled + Math.sqrt(scaled));
                 newLimit = Math.max(MIN_CONCURRENCY, Math.min(this.maxLimit, newLimit));
                 this.windowsAtMinimum = (newLimit == MIN_CONCURRENCY && this.limit == MIN_CONCURRENCY)
                         ? this.windowsAtMinimum + 1 : 0;

@@ -176,7 +176,7 @@ public final class MarkdownReport {
                 any.samples() / any.rounds()) + " calls per client, clients in random order each round, one JVM");
         line("");
         HttpPairedResult plain = byName.get("plain");
-        line("| client | p50 µs | p99 µs | p50 added vs no limiter | same, mean of rounds ± 99.9 % CI | p50 × baseline |");
+        line("| client | p50 µs | p99 µs | p50 added vs no limiter | same, geometric mean of rounds ± 99.9 % CI | p50 × baseline |");
         line("|---|---:|---:|---:|---:|---:|");
         for (Map.Entry<String, String> label : Labels.HTTP.entrySet()) {
             HttpPairedResult r = byName.get(label.getKey());

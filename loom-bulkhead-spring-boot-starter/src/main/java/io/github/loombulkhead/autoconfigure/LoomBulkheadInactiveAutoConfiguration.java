@@ -13,7 +13,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * When loom-bulkhead is off (platform threads, or {@code loom.bulkhead.enabled=false}) but beans use
- * {@code @Bulkhead}, warns once at startup that those calls are not bounded and how to fix it.
+ * {@code @Bulkhead}, or the server bulkhead or the bounded {@code @Async} executor is switched on, warns once at
+ * startup that those calls are not bounded and how to fix it.
  */
 @AutoConfiguration
 @ConditionalOnClass(name = InactiveBulkheadsReporter.BULKHEAD_ANNOTATION)
@@ -28,8 +29,14 @@ public final class LoomBulkheadInactiveAutoConfiguration {
 
     @Bean
     @ConditionalOnBooleanProperty("loom.bulkhead.server.enabled")
-    static InactiveServerBulkheadReporter inactiveServerBulkheadReporter(Environment environment) {
-        return new InactiveServerBulkheadReporter(environment);
+    static InactiveSwitchReporter inactiveServerBulkheadReporter(Environment environment) {
+        return new InactiveSwitchReporter(environment, "loom.bulkhead.server.enabled", "requests");
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty("loom.bulkhead.task-execution.enabled")
+    static InactiveSwitchReporter inactiveTaskExecutionReporter(Environment environment) {
+        return new InactiveSwitchReporter(environment, "loom.bulkhead.task-execution.enabled", "@Async methods");
     }
 
     /** Matches when either switch is off. */

@@ -56,6 +56,20 @@ class TaskExecutionTest {
     }
 
     @Test
+    void platformThreadsWarnThatAsyncMethodsAreNotBounded(CapturedOutput output) {
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                    LoomBulkheadInactiveAutoConfiguration.class, TaskExecutionAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=false", "loom.bulkhead.task-execution.enabled=true")
+            .run((context) -> {
+                assertThat(context.getBean("applicationTaskExecutor")).isNotInstanceOf(BoundedVirtualTaskExecutor.class);
+                assertThat(output).containsOnlyOnce("loom.bulkhead.task-execution.enabled is true but loom-bulkhead is "
+                        + "INACTIVE, so @Async methods are NOT bounded: virtual threads are off. Set "
+                        + "spring.threads.virtual.enabled=true (Java 21+) to bound them.");
+            });
+    }
+
+    @Test
     void theBoundedExecutorPassesAheadOfTimeProcessing() {
         // Native images and spring.aot.enabled: bean definitions must be expressible as generated code.
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {

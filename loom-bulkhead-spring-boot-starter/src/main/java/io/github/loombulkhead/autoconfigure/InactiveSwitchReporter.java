@@ -8,17 +8,28 @@ import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
 
 /**
- * Logs one WARN at startup when {@code loom.bulkhead.server.enabled} is set but loom-bulkhead is inactive, so the
- * application does not believe its requests are bounded when they are not.
+ * Logs one WARN at startup when a switch of loom-bulkhead ({@code loom.bulkhead.server.enabled},
+ * {@code loom.bulkhead.task-execution.enabled}) is set but loom-bulkhead is inactive, so the application does not
+ * believe that what the switch bounds is bounded when it is not.
  */
-class InactiveServerBulkheadReporter implements SmartInitializingSingleton {
+class InactiveSwitchReporter implements SmartInitializingSingleton {
 
-    private static final Log logger = LogFactory.getLog(InactiveServerBulkheadReporter.class);
+    private static final Log logger = LogFactory.getLog(InactiveSwitchReporter.class);
 
     private final Environment environment;
 
-    InactiveServerBulkheadReporter(Environment environment) {
+    private final String property;
+
+    private final String bounded;
+
+    /**
+     * @param property the switch that is set
+     * @param bounded what it bounds, as the subject of "are NOT bounded"
+     */
+    InactiveSwitchReporter(Environment environment, String property, String bounded) {
         this.environment = environment;
+        this.property = property;
+        this.bounded = bounded;
     }
 
     @Override
@@ -28,7 +39,7 @@ class InactiveServerBulkheadReporter implements SmartInitializingSingleton {
 
     /** The WARN text. */
     String message() {
-        return "loom.bulkhead.server.enabled is true but loom-bulkhead is INACTIVE, so requests are NOT bounded: "
+        return this.property + " is true but loom-bulkhead is INACTIVE, so " + this.bounded + " are NOT bounded: "
                 + reason();
     }
 

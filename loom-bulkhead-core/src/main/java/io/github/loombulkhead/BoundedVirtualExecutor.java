@@ -9,6 +9,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
@@ -42,6 +43,9 @@ import io.github.loombulkhead.limit.DropClassifier;
  * {@link #supplyAsync}, {@link #runAsync} — wait at most {@code maxWaitDuration}
  * and then complete exceptionally with the rejection. Cancelling one while it waits frees its
  * queue slot at once.</li>
+ * <li>{@link #submitWithoutTimeout} is for a caller that may never read the future (Spring MVC's
+ * {@code Callable} processing): refused only at once, never timed out once accepted, and cancelling
+ * its future while it waits frees its queue slot.</li>
  * <li>A plain {@link #execute(Runnable)} of any other {@code Runnable} (for example what
  * {@code CompletableFuture.runAsync(task, executor)} passes, or the wrapper an
  * {@link java.util.concurrent.ExecutorCompletionService} submits) can only be refused while
@@ -117,10 +121,24 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         }
     }
 
-    /** A task that has to wait gets a queue entry; one of this executor's own futures also expires. */
+    /**
+     * Runs {@code task} once a permit is free, for a caller that may never read the returned future: it is refused
+     * only at once (a full queue, a shut-down executor: {@link java.util.concurrent.RejectedExecutionException}, a
+     * {@link BulkheadRejectedException}) and never timed out once accepted, as a plain {@link #execute} is, but
+     * cancelling its future while it waits frees its queue slot, and {@link #shutdownNow()} completes it.
+     */
+    public Future<?> submitWithoutTimeout(Runnable task) {
+        ExecutorFutureTask<Object> future = new ExecutorFutureTask<>(this,
+                Objects.requireNonNull(task, "task must not be null"), null);
+        future.withoutTimeout();
+        execute(future);
+        return future;
+    }
+
+    /** A task that has to wait gets a queue entry; one of this executor's own futures also expires, as a rule. */
     private void enqueue(Runnable decorated, Runnable submitted) {
         OwnTask own = ownTask(submitted);
-        QueuedTask queued = QueuedTask.of(this, decorated, submitted, own != null);
+        QueuedTask queued = QueuedTask.of(this, decorated, submitted, own != null && own.expires());
         if (own != null) {
             own.queuedAs(queued);
         }
@@ -353,7 +371,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
          * Wraps each task at submission, on the submitting thread (context propagation, MDC). The wrapper must run
          * the task on the thread it runs on, before it returns: the task's permit goes back when the wrapper returns.
          * A task not completed by then (handed to another thread) has its future failed with an
-         * {@code IllegalStateException}; one not started yet never runs.
+         * {@code IllegalStateException}; one not started yet never runs. A plain {@code Runnable} given to
+         * {@code execute} has no future to fail: handed to another thread, it runs there without a permit.
          */
         public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
             this.taskDecorator = taskDecorator;

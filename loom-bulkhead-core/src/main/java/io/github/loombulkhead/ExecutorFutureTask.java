@@ -29,6 +29,9 @@ class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
 
     private volatile QueuedTask queued;
 
+    /** Set before it is submitted: never timed out (see {@link BoundedVirtualExecutor#submitWithoutTimeout}). */
+    private boolean lasting;
+
     /** Written and read on the thread that runs the task; 0 until it runs. */
     private long startedAt;
 
@@ -62,6 +65,16 @@ class ExecutorFutureTask<V> extends FutureTask<V> implements OwnTask {
     @Override
     public void queuedAs(QueuedTask queued) {
         this.queued = queued;
+    }
+
+    /** Before it is submitted: the queue never times it out. */
+    void withoutTimeout() {
+        this.lasting = true;
+    }
+
+    @Override
+    public boolean expires() {
+        return !this.lasting;
     }
 
     @Override

@@ -15,6 +15,11 @@ interface OwnTask {
 
     void queuedAs(QueuedTask queued);
 
+    /** Whether the queue times it out after the max wait; a task whose caller may never read its future is not. */
+    default boolean expires() {
+        return true;
+    }
+
     /** Called on the running thread before the task runs. */
     void startedAt(long nanos, int inflight);
 

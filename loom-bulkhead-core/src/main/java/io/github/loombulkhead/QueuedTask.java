@@ -53,7 +53,7 @@ class QueuedTask extends Waiter {
         }
         catch (RuntimeException | Error ex) {
             String bulkhead = this.executor.getBulkhead().getName();
-            if (submitted instanceof OwnTask own && expires()) {
+            if (submitted instanceof OwnTask own) {
                 own.failToStart(ex);
                 logger.log(Level.ERROR, "Bulkhead '" + bulkhead + "' could not start a task; its future failed", ex);
             }

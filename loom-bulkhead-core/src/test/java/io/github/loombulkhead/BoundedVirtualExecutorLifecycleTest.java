@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Shutdown, shutdownNow, close, awaitTermination and cancellation as the {@code ExecutorService}
@@ -373,6 +374,38 @@ class BoundedVirtualExecutorLifecycleTest {
         // start on the fast path; the queued one that could not start never counted as permitted.
         assertThat(bulkhead.getPermittedCount()).isEqualTo(3);
         assertThat(bulkhead.getCompletedCount()).isEqualTo(3);
+    }
+
+    @Test
+    void aTaskSubmittedWithoutTimeoutWaitsPastTheMaxWaitAndCancellingItFreesItsSlot() throws Exception {
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("without-timeout")
+            .maxConcurrentCalls(1)
+            .queueCapacity(2)
+            .maxWaitDuration(Duration.ofMillis(100))
+            .build();
+        Bulkhead bulkhead = executor.getBulkhead();
+        CountDownLatch gate = new CountDownLatch(1);
+        executor.execute(() -> awaitUninterruptibly(gate));
+        AtomicInteger ran = new AtomicInteger();
+        Future<?> waits = executor.submitWithoutTimeout(ran::incrementAndGet);
+        Future<?> cancelled = executor.submitWithoutTimeout(ran::incrementAndGet);
+        assertThat(bulkhead.getWaitingCount()).isEqualTo(2);
+        // The queue is full: refused at once, as execute is.
+        assertThatExceptionOfType(BulkheadRejectedException.class)
+            .isThrownBy(() -> executor.submitWithoutTimeout(ran::incrementAndGet))
+            .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
+        // Far past the max wait, neither was timed out; a cancelled one leaves the queue at once.
+        await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5))
+            .until(() -> bulkhead.getWaitingCount() == 2);
+        assertThat(cancelled.cancel(false)).isTrue();
+        assertThat(bulkhead.getWaitingCount()).isEqualTo(1);
+        gate.countDown();
+        assertThat(waits.get(30, TimeUnit.SECONDS)).isNull();
+        executor.shutdown();
+        assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).hasValue(1);
+        assertThat(bulkhead.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isZero();
+        assertThat(bulkhead.getPermittedCount()).isEqualTo(2);
     }
 
     @Test

@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
@@ -13,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.core.task.support.TaskExecutorAdapter;
 
 /**
@@ -52,7 +53,7 @@ public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements D
      * {@code CompletableFuture} this way; through the adapter they would be plain tasks that are never timed out.
      * The task decorator that applies is the executor's ({@code BoundedVirtualExecutor.builder(..).taskDecorator},
      * where the starter puts context propagation); one set with {@link #setTaskDecorator} decorates
-     * {@code execute} and {@code submit} only.
+     * {@code execute} and {@code submit(Callable)} only.
      */
     @Override
     public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
@@ -70,17 +71,21 @@ public class BoundedVirtualTaskExecutor extends TaskExecutorAdapter implements D
     }
 
     /**
-     * Runs {@code task} as {@link #execute} does: refused only at once (a full queue, a shut-down executor: a
-     * {@code TaskRejectedException}), never timed out once accepted. Spring MVC submits {@code Callable} controller
-     * methods this way and never reads the future: a rejection through it after the max wait would leave the request
-     * unanswered until MVC's own async timeout, and the method would never run. A task with a result
+     * Runs {@code task} refused only at once (a full queue, a shut-down executor: a {@code TaskRejectedException}),
+     * never timed out once accepted ({@link BoundedVirtualExecutor#submitWithoutTimeout}); cancelling the future while
+     * the task waits frees its queue slot. Spring MVC submits {@code Callable} controller methods this way and reads
+     * the future only to cancel it at its own async timeout: a rejection through it after the max wait would leave
+     * the request unanswered until that timeout, and the method would never run. A task with a result
      * ({@link #submit(Callable)}, {@code @Async} methods) keeps the future that the max wait can fail.
      */
     @Override
     public Future<?> submit(Runnable task) {
-        FutureTask<Object> future = new FutureTask<>(task, null);
-        execute(future);
-        return future;
+        try {
+            return this.executor.submitWithoutTimeout(task);
+        }
+        catch (RejectedExecutionException ex) {
+            throw new TaskRejectedException(ex.getMessage(), ex);
+        }
     }
 
     /** Like {@link #submitCompletable(Callable)} for a task without a result. */

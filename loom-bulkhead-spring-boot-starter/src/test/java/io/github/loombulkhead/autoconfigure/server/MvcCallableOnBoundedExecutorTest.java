@@ -45,6 +45,26 @@ class MvcCallableOnBoundedExecutorTest {
         }
     }
 
+    @Test
+    void aCallableThatMvcTimesOutWhileItWaitsLeavesTheQueueAndNeverRuns() throws Exception {
+        try (ServerApplication app = ServerApplication.start("loom.bulkhead.task-execution.enabled=true",
+                "loom.bulkhead.instances.application-task-executor.max-concurrent-calls=1",
+                "spring.mvc.async.request-timeout=500ms")) {
+            Bulkhead tasks = app.bulkhead("application-task-executor");
+            // The only permit stays taken until the end.
+            tasks.acquirePermit();
+            CompletableFuture<HttpResponse<String>> waiting = get(app, "/callable");
+            await().atMost(Duration.ofSeconds(20)).until(() -> tasks.getWaitingCount() == 1);
+            // MVC's timeout answers it and cancels its task, which gives up its queue slot at once: left in the
+            // queue, cancelled tasks would fill it and turn live requests away.
+            assertThat(waiting.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
+            await().atMost(Duration.ofSeconds(5)).until(() -> tasks.getWaitingCount() == 0);
+            tasks.onComplete(0);
+            assertThat(tasks.getPermittedCount()).isEqualTo(1);
+            assertThat(tasks.getActiveCount()).isZero();
+        }
+    }
+
     private static CompletableFuture<HttpResponse<String>> get(ServerApplication app, String path) {
         return app.client()
             .sendAsync(HttpRequest.newBuilder(URI.create(app.url(path))).build(), HttpResponse.BodyHandlers.ofString());

@@ -124,15 +124,21 @@ final class TaskThreads {
             }
             return;
         }
+        Throwable outcome = failure;
+        boolean cancelled = false;
         if (failure == null && submitted instanceof Future<?> future) {
-            Future.State state = future.state();
-            if (state == Future.State.FAILED) {
-                failure = future.exceptionNow();
+            try {
+                Future.State state = future.state();
+                cancelled = state == Future.State.CANCELLED;
+                if (state == Future.State.FAILED) {
+                    outcome = future.exceptionNow();
+                }
             }
-            completed(startedAt, inflight, failure, state == Future.State.CANCELLED);
-            return;
+            catch (RuntimeException ex) {
+                // A Future of the caller's that cannot say how it ended: sampled as a task that returned.
+            }
         }
-        completed(startedAt, inflight, failure, false);
+        completed(startedAt, inflight, outcome, cancelled);
     }
 
     /**

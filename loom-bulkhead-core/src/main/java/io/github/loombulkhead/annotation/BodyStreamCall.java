@@ -53,7 +53,11 @@ final class BodyStreamCall {
             permit.release();
             throw ex;
         }
-        if (result instanceof ResponseEntity<?> entity) {
+        if (Thread.currentThread().isInterrupted()) {
+            // Cut short by an interrupt although it returned: no round trip to learn from.
+            permit.answered(Outcome.IGNORED);
+        }
+        else if (result instanceof ResponseEntity<?> entity) {
             permit.answered(Outcome.ofStatus(entity.getStatusCode().value()));
         }
         else {

@@ -236,7 +236,8 @@ public final class PooledHttpRequestFactories {
                 HttpClientBuilder client = new UnbindingClientBuilder(binding).useSystemProperties()
                     .setConnectionManager(manager)
                     .setRetryStrategy(NoStatusRetries.INSTANCE)
-                    .setRedirectStrategy(this.withinHost ? SameHostRedirects.INSTANCE : DefaultRedirectStrategy.INSTANCE)
+                    .setRedirectStrategy(
+                            this.withinHost ? SameHostRedirects.INSTANCE : DefaultRedirectStrategy.INSTANCE)
                     .evictIdleConnections(TimeValue.of(this.idleConnectionEviction));
                 this.clientCustomizer.accept(client);
                 HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(

@@ -25,7 +25,8 @@ public final class SameHostRedirects extends DefaultRedirectStrategy {
     @Override
     public boolean isRedirectAllowed(HttpHost currentTarget, HttpHost newTarget, HttpRequest redirect,
             HttpContext context) {
-        return sameHost(currentTarget, newTarget) && super.isRedirectAllowed(currentTarget, newTarget, redirect, context);
+        return sameHost(currentTarget, newTarget)
+                && super.isRedirectAllowed(currentTarget, newTarget, redirect, context);
     }
 
     private static boolean sameHost(HttpHost current, HttpHost next) {

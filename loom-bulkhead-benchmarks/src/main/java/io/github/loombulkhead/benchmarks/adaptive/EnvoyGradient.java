@@ -5,11 +5,10 @@ import java.util.SplittableRandom;
 
 /**
  * Envoy's adaptive-concurrency gradient controller, written from its documentation with its documented defaults (the
- * burst headroom as its implementation computes it):
- * every {@value #UPDATE_INTERVAL_MILLIS} ms the median latency of the window (sampleRTT) gives
- * {@code gradient = (minRTT + minRTT × 25 %) / sampleRTT}, clamped to [0.5, 2], and
- * {@code limit = gradient × limit + sqrt(gradient × limit)}. minRTT is measured at start and every 60 s (+ up to 15 % jitter),
- * and after 5 windows in a row at the minimum, by pinning the limit to 3 until 50 calls that started in the
+ * burst headroom as its implementation computes it): every {@value #UPDATE_INTERVAL_MILLIS} ms the median latency of
+ * the window (sampleRTT) gives {@code gradient = (minRTT + minRTT × 25 %) / sampleRTT}, clamped to [0.5, 2], and
+ * {@code limit = gradient × limit + sqrt(gradient × limit)}. minRTT is measured at start and every 60 s (+ up to 15 %
+ * jitter), and after 5 windows in a row at the minimum, by pinning the limit to 3 until 50 calls that started in the
  * measurement finished; their median is the new minRTT and the limit goes back to its value before.
  */
 final class EnvoyGradient implements SimulatedLimit {

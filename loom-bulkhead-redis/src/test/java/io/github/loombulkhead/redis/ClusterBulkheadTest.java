@@ -502,18 +502,9 @@ class ClusterBulkheadTest {
             a.bulkhead.onComplete(0);
             waitingB.get(5, TimeUnit.SECONDS);
             assertThat(a.bulkhead.getWaitingCount()).isEqualTo(2);
-            // b's calls end and nobody else waits: a's two waiters take the permits b gave back.
-            long start = System.nanoTime();
-            b.bulkhead.onComplete(0);
-            b.bulkhead.onComplete(0);
-            waitingA.get(5, TimeUnit.SECONDS);
-            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            // At a's next renewal instead, up to a second later: here about one, as a last synced when b got its two.
-            assertThat(waitedMillis).as("round %d", round).isLessThan(500);
-            for (int i = 0; i < 4; i++) {
-                a.bulkhead.onComplete(0);
-            }
-            await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getActiveCount() == 0);
+            // b's calls end and nobody else waits: a's two waiters take the permits b gave back (at a's next
+            // renewal instead, up to a second later: here about one, as a last synced when b got its two).
+            assertTakesWhatTheOtherGivesBack(a, waitingA, b, round);
         }
     }
 
@@ -537,18 +528,27 @@ class ClusterBulkheadTest {
             c.bulkhead.onComplete(0);
             c.bulkhead.onComplete(0);
             waitingB.get(5, TimeUnit.SECONDS);
-            long start = System.nanoTime();
-            b.bulkhead.onComplete(0);
-            b.bulkhead.onComplete(0);
-            waitingA.get(5, TimeUnit.SECONDS);
-            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             // At a's next renewal instead, up to a second after it last synced.
-            assertThat(waitedMillis).as("round %d", round).isLessThan(500);
-            for (int i = 0; i < 4; i++) {
-                a.bulkhead.onComplete(0);
-            }
-            await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getActiveCount() == 0);
+            assertTakesWhatTheOtherGivesBack(a, waitingA, b, round);
         }
+    }
+
+    /**
+     * Ends {@code other}'s two calls; {@code capped}'s two waiters must get the permits within 500 ms. Then ends
+     * {@code capped}'s four calls.
+     */
+    private static void assertTakesWhatTheOtherGivesBack(Replica capped, CompletableFuture<Void> waiting,
+            Replica other, int round) throws Exception {
+        long start = System.nanoTime();
+        other.bulkhead.onComplete(0);
+        other.bulkhead.onComplete(0);
+        waiting.get(5, TimeUnit.SECONDS);
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(waitedMillis).as("round %d", round).isLessThan(500);
+        for (int i = 0; i < 4; i++) {
+            capped.bulkhead.onComplete(0);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> capped.bulkhead.getActiveCount() == 0);
     }
 
     /** Two calls of {@code replica} that wait for a permit each, on virtual threads; completes when both have one. */

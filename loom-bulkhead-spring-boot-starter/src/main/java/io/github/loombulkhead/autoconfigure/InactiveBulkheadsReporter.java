@@ -57,14 +57,15 @@ class InactiveBulkheadsReporter implements SmartInitializingSingleton {
         String beans = String.join(", ", annotated.subList(0, Math.min(MAX_LISTED, annotated.size())))
                 + ((annotated.size() > MAX_LISTED) ? " and " + (annotated.size() - MAX_LISTED) + " more" : "");
         return "@Bulkhead is used by " + annotated.size() + " bean(s) [" + beans + "] but loom-bulkhead is INACTIVE, "
-                + "so these calls are NOT bounded: " + reason();
+                + "so these calls are NOT bounded: " + reason(this.environment);
     }
 
-    private String reason() {
-        if (!this.environment.getProperty("loom.bulkhead.enabled", Boolean.class, true)) {
+    /** Why loom-bulkhead is inactive, and what to change. */
+    static String reason(Environment environment) {
+        if (!environment.getProperty("loom.bulkhead.enabled", Boolean.class, true)) {
             return "loom.bulkhead.enabled is false. Remove that setting to bound them.";
         }
-        if (!Threading.VIRTUAL.isActive(this.environment)) {
+        if (!Threading.VIRTUAL.isActive(environment)) {
             return "virtual threads are off. Set spring.threads.virtual.enabled=true (Java 21+) to bound them.";
         }
         return "its auto-configuration was excluded or replaced.";

@@ -4,7 +4,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
 
 /**
@@ -40,16 +39,6 @@ class InactiveSwitchReporter implements SmartInitializingSingleton {
     /** The WARN text. */
     String message() {
         return this.property + " is true but loom-bulkhead is INACTIVE, so " + this.bounded + " are NOT bounded: "
-                + reason();
-    }
-
-    private String reason() {
-        if (!this.environment.getProperty("loom.bulkhead.enabled", Boolean.class, true)) {
-            return "loom.bulkhead.enabled is false. Remove that setting to bound them.";
-        }
-        if (!Threading.VIRTUAL.isActive(this.environment)) {
-            return "virtual threads are off. Set spring.threads.virtual.enabled=true (Java 21+) to bound them.";
-        }
-        return "its auto-configuration was excluded or replaced.";
+                + InactiveBulkheadsReporter.reason(this.environment);
     }
 }

@@ -22,21 +22,28 @@ final class ToldTheCapacity implements SimulatedLimit {
 
     private final long lateNanos;
 
+    private final long pauseNanos;
+
     private int limit;
 
     ToldTheCapacity(Scenario scenario) {
-        this(scenario, Duration.ZERO);
+        this(scenario, Duration.ZERO, Duration.ZERO);
     }
 
-    private ToldTheCapacity(Scenario scenario, Duration late) {
+    /**
+     * Told every change {@code late}; on hearing that the workers dropped, it sends nothing for {@code pause} before
+     * it follows the new capacity.
+     */
+    ToldTheCapacity(Scenario scenario, Duration late, Duration pause) {
         this.scenario = scenario;
         this.lateNanos = late.toNanos();
+        this.pauseNanos = pause.toNanos();
         this.limit = scenario.workers();
     }
 
     /** Told every change {@link #LATE}. */
     static ToldTheCapacity late(Scenario scenario) {
-        return new ToldTheCapacity(scenario, LATE);
+        return new ToldTheCapacity(scenario, LATE, Duration.ZERO);
     }
 
     @Override
@@ -50,6 +57,9 @@ final class ToldTheCapacity implements SimulatedLimit {
 
     @Override
     public void onTick(long nowNanos) {
-        this.limit = this.scenario.workersAt(nowNanos - this.lateNanos);
+        int told = this.scenario.workersAt(nowNanos - this.lateNanos);
+        boolean pausing = this.pauseNanos > 0
+                && told < this.scenario.workersAt(nowNanos - this.lateNanos - this.pauseNanos);
+        this.limit = pausing ? 0 : told;
     }
 }

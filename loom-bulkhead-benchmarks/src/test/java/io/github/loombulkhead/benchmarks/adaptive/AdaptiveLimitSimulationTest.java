@@ -218,28 +218,8 @@ class AdaptiveLimitSimulationTest {
      * for {@code pauseMillis} before it follows the new capacity.
      */
     private static long timeoutsToldLate(Scenario scenario, long lateMillis, long pauseMillis) {
-        long late = Duration.ofMillis(lateMillis).toNanos();
-        long pause = Duration.ofMillis(pauseMillis).toNanos();
-        SimulatedLimit limit = new SimulatedLimit() {
-
-            private int limit = scenario.workers();
-
-            @Override
-            public int limit() {
-                return this.limit;
-            }
-
-            @Override
-            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
-            }
-
-            @Override
-            public void onTick(long nowNanos) {
-                int told = scenario.workersAt(nowNanos - late);
-                boolean pausing = told < scenario.workersAt(nowNanos - late - pause);
-                this.limit = pausing ? 0 : told;
-            }
-        };
+        SimulatedLimit limit = new ToldTheCapacity(scenario, Duration.ofMillis(lateMillis),
+                Duration.ofMillis(pauseMillis));
         Trace trace = LimitSimulation.run(scenario, CALLEE.withMaxWait(Duration.ofSeconds(60)), limit,
                 AdaptiveLimitSimulation.SEED);
         return BurstResult.of(scenario, CALLEE, "told late", trace).dropped();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -174,12 +175,38 @@ class LoomBulkheadServerAutoConfigurationTest {
     }
 
     @Test
-    void notAServletApplication() {
+    void notAServletApplicationWarnsThatRequestsAreNotBounded(CapturedOutput output) {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
-                    LoomBulkheadServerAutoConfiguration.class))
+                    LoomBulkheadServerAutoConfiguration.class, LoomBulkheadServerWarningAutoConfiguration.class))
             .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.server.enabled=true")
-            .run((context) -> assertThat(context).doesNotHaveBean(ServerBulkheadRoutes.class));
+            .run((context) -> {
+                assertThat(context).doesNotHaveBean(ServerBulkheadRoutes.class);
+                assertThat(output).containsOnlyOnce("loom.bulkhead.server.enabled is true but this is not a "
+                        + "servlet web application, so no requests are bounded");
+            });
+    }
+
+    @Test
+    void aReactiveApplicationWarnsToo(CapturedOutput output) {
+        new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                    LoomBulkheadServerAutoConfiguration.class, LoomBulkheadServerWarningAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.server.enabled=true")
+            .run((context) -> assertThat(output).contains("this is not a servlet web application"));
+    }
+
+    @Test
+    void aServletApplicationOrAnInactiveStarterDoesNotSayNotServlet(CapturedOutput output) {
+        this.contextRunner.withConfiguration(AutoConfigurations.of(LoomBulkheadServerWarningAutoConfiguration.class))
+            .withPropertyValues("loom.bulkhead.server.enabled=true")
+            .run((context) -> assertThat(context).hasBean("serverBulkheadFilter"));
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LoomBulkheadAutoConfiguration.class,
+                    LoomBulkheadInactiveAutoConfiguration.class, LoomBulkheadServerWarningAutoConfiguration.class))
+            .withPropertyValues("loom.bulkhead.server.enabled=true")
+            .run((context) -> assertThat(output).contains("loom-bulkhead is INACTIVE"));
+        assertThat(output).doesNotContain("not a servlet web application");
     }
 
     @Test

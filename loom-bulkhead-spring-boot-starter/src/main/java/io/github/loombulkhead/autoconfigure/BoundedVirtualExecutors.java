@@ -1,5 +1,7 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.util.concurrent.ThreadFactory;
+
 import io.github.loombulkhead.BoundedVirtualExecutor;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.propagation.ContextPropagatingDecorator;
@@ -25,7 +27,18 @@ public class BoundedVirtualExecutors {
 
     /** A new executor bounded by the registry's bulkhead called {@code name}, created if it does not exist yet. */
     public BoundedVirtualExecutor create(String name) {
+        return create(name, null);
+    }
+
+    /**
+     * A new executor bounded by the registry's bulkhead called {@code name}, created if it does not exist yet, whose
+     * tasks run on threads of {@code threadFactory} ({@code null}: virtual threads named after the bulkhead).
+     */
+    public BoundedVirtualExecutor create(String name, ThreadFactory threadFactory) {
         BoundedVirtualExecutor.Builder builder = BoundedVirtualExecutor.builder(name).bulkhead(this.registry.bulkhead(name));
+        if (threadFactory != null) {
+            builder.threadFactory(threadFactory);
+        }
         if (!this.taskDecorator.isEmpty()) {
             builder.taskDecorator(this.taskDecorator);
         }

@@ -2,6 +2,7 @@ package io.github.loombulkhead.autoconfigure;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
@@ -123,19 +124,23 @@ public final class LoomBulkheadAutoConfiguration {
             return new ApplicationTaskExecutorRegistrar();
         }
 
-        /** Closing the context waits for the executor's tasks as spring.task.execution.shutdown.* says. */
+        /**
+         * Closing the context waits for the executor's tasks as spring.task.execution.shutdown.* says; its virtual
+         * threads are named as Spring Boot's executor names them (spring.task.execution.thread-name-prefix + n).
+         */
         @Bean(ApplicationTaskExecutorRegistrar.FACTORY)
         ApplicationTaskExecutorRegistrar.Factory loomBulkheadApplicationTaskExecutorFactory(
                 BoundedVirtualExecutors executors, LoomBulkheadProperties properties,
                 ObjectProvider<TaskExecutionProperties> taskExecution) {
             return () -> {
-                TaskExecutionProperties.Shutdown shutdown = taskExecution.getIfAvailable(TaskExecutionProperties::new)
-                    .getShutdown();
+                TaskExecutionProperties springBoot = taskExecution.getIfAvailable(TaskExecutionProperties::new);
+                TaskExecutionProperties.Shutdown shutdown = springBoot.getShutdown();
                 Duration awaitTermination = (shutdown.isAwaitTermination()
                         && shutdown.getAwaitTerminationPeriod() != null) ? shutdown.getAwaitTerminationPeriod()
                                 : Duration.ZERO;
-                return new BoundedVirtualTaskExecutor(executors.create(properties.getTaskExecution().getBulkhead()),
-                        awaitTermination);
+                ThreadFactory threads = Thread.ofVirtual().name(springBoot.getThreadNamePrefix(), 1).factory();
+                return new BoundedVirtualTaskExecutor(
+                        executors.create(properties.getTaskExecution().getBulkhead(), threads), awaitTermination);
             };
         }
     }

@@ -160,6 +160,24 @@ class TaskExecutionTest {
     }
 
     @Test
+    void threadsAreNamedAsSpringBootNamesThem() {
+        this.contextRunner.withPropertyValues("loom.bulkhead.task-execution.enabled=true")
+            .withUserConfiguration(AsyncConfiguration.class)
+            .run((context) -> assertThat(context.getBean(AsyncWorker.class).threadName())
+                .succeedsWithin(Duration.ofSeconds(10))
+                .isEqualTo("task-1"));
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true",
+                    "spring.task.execution.thread-name-prefix=reports-")
+            .withUserConfiguration(AsyncConfiguration.class)
+            .run((context) -> {
+                AsyncWorker worker = context.getBean(AsyncWorker.class);
+                assertThat(worker.threadName()).succeedsWithin(Duration.ofSeconds(10)).isEqualTo("reports-1");
+                assertThat(worker.threadName()).succeedsWithin(Duration.ofSeconds(10)).isEqualTo("reports-2");
+            });
+    }
+
+    @Test
     void anAsyncMethodsFailureReachesItsFuture() throws Exception {
         this.contextRunner
             .withPropertyValues("loom.bulkhead.task-execution.enabled=true", "loom.bulkhead.task-execution.bulkhead=async")
@@ -302,6 +320,11 @@ class TaskExecutionTest {
 
         public java.util.List<String> seen() {
             return java.util.List.copyOf(this.seen);
+        }
+
+        @Async
+        public CompletableFuture<String> threadName() {
+            return CompletableFuture.completedFuture(Thread.currentThread().getName());
         }
 
         @Async

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -14,6 +15,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.autoconfigure.BulkheadConfigMapper;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.LimitAlgorithm;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +28,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.StringUtils;
 
 /**
@@ -66,15 +69,48 @@ public class BulkheadsEndpoint {
     }
 
     /**
+     * The write as the web layers call it: every value arrives as written (a JSON number as its digits) and is parsed
+     * here, so a bad one is refused naming the field. A {@code name} in the body or the query string must be the
+     * addressed bulkhead's: Spring Boot would otherwise let it replace the path's name and change another bulkhead. The settings a running bulkhead cannot change are refused by name instead
+     * of being ignored.
+     * @param bulkhead the name's path segments (see {@link #find(String[])})
+     * @throws InvalidEndpointRequestException (400) naming what was wrong; nothing is changed then
+     */
+    @WriteOperation
+    public BulkheadDescriptor write(@Selector(match = Match.ALL_REMAINING) String[] bulkhead, @Nullable String name,
+            @Nullable String maxConcurrentCalls, @Nullable String maxWaitDuration, @Nullable String queueCapacity,
+            @Nullable String fair) {
+        String addressed = find(bulkhead).map(Bulkhead::getName).orElse(String.join("/", bulkhead));
+        if (name != null && !name.equals(addressed)) {
+            throw invalid("The request names bulkhead '" + name + "' but is addressed to '" + addressed
+                    + "'; write to /actuator/bulkheads/" + name + " to change '" + name + "'; nothing changed");
+        }
+        List<String> fixed = new ArrayList<>();
+        if (queueCapacity != null) {
+            fixed.add("queueCapacity");
+        }
+        if (fair != null) {
+            fixed.add("fair");
+        }
+        if (!fixed.isEmpty()) {
+            String key = BulkheadConfigMapper.instanceKey(addressed);
+            throw invalid(String.join(" and ", fixed) + " cannot be changed at runtime; set "
+                    + String.join(" and ", fixed.stream().map((field) -> key + "." + propertyName(field)).toList())
+                    + " and restart; nothing changed");
+        }
+        return update(bulkhead, parseLimit(maxConcurrentCalls), parseWait(maxWaitDuration));
+    }
+
+    /**
      * Changes the ceiling and/or the maximum wait of one existing bulkhead. {@code maxConcurrentCalls} is the
      * ceiling: a static bulkhead's limit; an adaptive one's algorithm restarts below it from its current limit.
      * The response's {@code change} says which.
+     * @param name the name's path segments (see {@link #find(String[])})
      * @throws InvalidEndpointRequestException (400) for an unknown bulkhead, no change requested or an
      * invalid value; nothing is changed then
      */
-    @WriteOperation
-    public BulkheadDescriptor update(@Selector(match = Match.ALL_REMAINING) String[] name,
-            @Nullable Integer maxConcurrentCalls, @Nullable Duration maxWaitDuration) {
+    public BulkheadDescriptor update(String[] name, @Nullable Integer maxConcurrentCalls,
+            @Nullable Duration maxWaitDuration) {
         Bulkhead bulkhead = find(name).orElseThrow(() -> invalid(
                 "No bulkhead named '" + String.join("/", name) + "'; existing bulkheads: "
                         + bulkheads().bulkheads().keySet()));
@@ -98,6 +134,41 @@ public class BulkheadsEndpoint {
             changes.addFirst(limitChange(bulkhead, maxConcurrentCalls));
         }
         return BulkheadDescriptor.of(bulkhead, String.join("; ", changes));
+    }
+
+    private static @Nullable Integer parseLimit(@Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value.trim());
+        }
+        catch (NumberFormatException ex) {
+            throw invalid("maxConcurrentCalls must be a whole number from 1 to " + Integer.MAX_VALUE + " but was "
+                    + value + "; nothing changed");
+        }
+    }
+
+    private static @Nullable Duration parseWait(@Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        String trimmed = value.trim();
+        if (trimmed.matches("[-+]?\\d+")) {
+            // Spring Boot would read it as milliseconds; someone meaning seconds would cut every wait a thousandfold.
+            throw invalid("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was " + value + "; nothing changed");
+        }
+        try {
+            return DurationStyle.detectAndParse(trimmed);
+        }
+        catch (IllegalArgumentException ex) {
+            throw invalid("maxWaitDuration must be a duration such as 30s, 500ms or PT30S but was " + value
+                    + "; nothing changed");
+        }
+    }
+
+    private static String propertyName(String field) {
+        return field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
     }
 
     /** Checks a change as a whole before anything is applied. */

@@ -130,6 +130,51 @@ class BulkheadsEndpointWriteAccessTest {
         assertThat(this.registry.find("nope")).isEmpty();
     }
 
+    @Test
+    void aNameInTheBodyOrQueryCannotRedirectTheWriteToAnotherBulkhead() {
+        Response body = post("/bulkheads/y", "{\"name\": \"z\", \"maxConcurrentCalls\": 60}");
+        assertThat(body.status()).isEqualTo(400);
+        assertThat(body.body()).contains("The request names bulkhead 'z' but is addressed to 'y'");
+        Response query = post("/bulkheads/y?name=z", "{\"maxConcurrentCalls\": 60}");
+        assertThat(query.status()).isEqualTo(400);
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
+        assertThat(this.registry.bulkhead("z").getConfig().getMaxConcurrentCalls()).isEqualTo(100);
+        // Its own name, as a read shows it, is fine.
+        assertThat(post("/bulkheads/y", "{\"name\": \"y\", \"maxConcurrentCalls\": 6}").status()).isEqualTo(200);
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(6);
+    }
+
+    @Test
+    void settingsThatCannotChangeAtRuntimeAreRefusedByName() {
+        Response response = post("/bulkheads/y", "{\"maxConcurrentCalls\": 7, \"queueCapacity\": 3, \"fair\": false}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body()).contains("queueCapacity and fair cannot be changed at runtime; set "
+                + "loom.bulkhead.instances.y.queue-capacity and loom.bulkhead.instances.y.fair and restart");
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
+    }
+
+    @Test
+    void aMaxWaitWithoutAUnitIsRefused() {
+        for (String wait : new String[] { "30", "\"30\"" }) {
+            Response response = post("/bulkheads/y", "{\"maxWaitDuration\": " + wait + "}");
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.body()).contains("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was 30");
+        }
+        assertThat(this.registry.bulkhead("y").getConfig().getMaxWaitDuration()).hasSeconds(10);
+    }
+
+    @Test
+    void valuesThatAreNotNumbersOrDurationsAreRefusedByName() {
+        assertThat(post("/bulkheads/y", "{\"maxWaitDuration\": \"10 seconds\"}").body())
+            .contains("maxWaitDuration must be a duration such as");
+        for (String limit : new String[] { "7.9", "\"abc\"", "true", "3000000000" }) {
+            Response response = post("/bulkheads/y", "{\"maxConcurrentCalls\": " + limit + "}");
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.body()).contains("maxConcurrentCalls must be a whole number from 1 to 2147483647 but was");
+        }
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
+    }
+
     private Response get(String path) {
         return RestClient.create("http://localhost:" + this.port + "/actuator")
             .get()

@@ -1,5 +1,6 @@
 package io.github.loombulkhead.resilience4j;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
@@ -31,6 +32,10 @@ import io.github.resilience4j.core.EventProcessor;
  *
  * <p>All adapters of one loom bulkhead share one event publisher, fed by one listener on that bulkhead however
  * many adapters are made, so {@code of} may be called per use.
+ *
+ * <p>A call made through the adapter does not take part in {@link io.github.loombulkhead.CallChain}: resilience4j's
+ * API may give a permit back on another thread than the one that took it, so the thread is not marked as holding
+ * it, and a {@code @Bulkhead} method or client of the same bulkhead called inside needs a second permit.
  */
 public final class Resilience4jBulkheadAdapter implements Bulkhead {
 
@@ -38,6 +43,8 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
     private static final Map<io.github.loombulkhead.Bulkhead, EventBridge> bridges = new WeakHashMap<>();
 
     private static final ReentrantLock bridgesLock = new ReentrantLock();
+
+    private static final Duration LONGEST_WAIT = Duration.ofMillis(Long.MAX_VALUE);
 
     private final io.github.loombulkhead.Bulkhead delegate;
 
@@ -105,9 +112,24 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
         this.delegate.changeLimit(newConfig.getMaxConcurrentCalls());
     }
 
+    /**
+     * As resilience4j's {@code SemaphoreBulkhead}: waits in the loom queue up to the maximum wait and returns
+     * {@code false} when refused (counted by the loom bulkhead, published as a rejection). resilience4j calls it for
+     * {@code executeCompletionStage}, {@code decorateCompletionStage} and {@code decorateFuture}, on the caller's
+     * thread. Interrupted while waiting: {@code false}, with the interrupt flag set.
+     */
     @Override
     public boolean tryAcquirePermission() {
-        return this.delegate.tryAcquirePermit();
+        if (this.delegate.tryAcquirePermit()) {
+            return true;
+        }
+        try {
+            this.delegate.acquirePermit();
+            return true;
+        }
+        catch (BulkheadRejectedException ex) {
+            return false;
+        }
     }
 
     @Override
@@ -147,9 +169,14 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
         io.github.loombulkhead.BulkheadConfig config = this.delegate.getConfig();
         return BulkheadConfig.custom()
             .maxConcurrentCalls(config.getMaxConcurrentCalls())
-            .maxWaitDuration(config.getMaxWaitDuration())
+            .maxWaitDuration(millisecondsAtMost(config.getMaxWaitDuration()))
             .fairCallHandlingStrategyEnabled(config.isFair())
             .build();
+    }
+
+    /** resilience4j reads a wait in milliseconds; a longer one than a {@code long} of them is the longest it takes. */
+    private static Duration millisecondsAtMost(Duration wait) {
+        return (wait.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : wait;
     }
 
     @Override

@@ -72,6 +72,57 @@ class Resilience4jBulkheadAdapterTest {
     }
 
     @Test
+    void tryAcquirePermissionWaitsLikeResilience4jsAndCountsItsRefusal() {
+        List<BulkheadEvent.Type> events = new CopyOnWriteArrayList<>();
+        this.adapter.getEventPublisher().onCallRejected((event) -> events.add(event.getEventType()));
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
+        // resilience4j's SemaphoreBulkhead waits up to its max wait here, then refuses and says so.
+        assertThat(this.adapter.tryAcquirePermission()).isFalse();
+        assertThat(this.loom.getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(1);
+        assertThat(events).containsExactly(BulkheadEvent.Type.CALL_REJECTED);
+    }
+
+    @Test
+    void aCompletionStageWaitsInTheLoomQueueForAPermit() throws Exception {
+        this.loom.changeMaxWaitDuration(Duration.ofSeconds(30));
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
+        CompletableFuture<String> stage = CompletableFuture.supplyAsync(
+                () -> this.adapter.executeCompletionStage(() -> CompletableFuture.completedFuture("second"))
+                    .toCompletableFuture()
+                    .join(),
+                (task) -> Thread.ofVirtual().start(task));
+        await().until(() -> this.loom.getWaitingCount() == 1);
+        this.loom.releasePermit();
+        assertThat(stage.get(10, TimeUnit.SECONDS)).isEqualTo("second");
+        assertThat(this.loom.getRejectedCount()).isZero();
+        assertThat(this.loom.getActiveCount()).isEqualTo(1);
+    }
+
+    @Test
+    void anInterruptedTryAcquireRefusesAndKeepsTheFlag() throws Exception {
+        this.loom.changeMaxWaitDuration(Duration.ofMinutes(1));
+        this.loom.tryAcquirePermit();
+        this.loom.tryAcquirePermit();
+        CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            boolean acquired = this.adapter.tryAcquirePermission();
+            outcome.complete(!acquired && Thread.currentThread().isInterrupted());
+        });
+        await().until(() -> this.loom.getWaitingCount() == 1);
+        waiter.interrupt();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.loom.getWaitingCount()).isZero();
+    }
+
+    @Test
+    void aMaxWaitBeyondResilience4jsRangeReadsAsTheLongestItTakes() {
+        this.loom.changeMaxWaitDuration(Duration.ofSeconds(Long.MAX_VALUE));
+        assertThat(this.adapter.getBulkheadConfig().getMaxWaitDuration()).isEqualTo(Duration.ofMillis(Long.MAX_VALUE));
+    }
+
+    @Test
     void interruptedWaitKeepsTheFlagAndNamesTheReason() throws Exception {
         this.loom.changeMaxWaitDuration(Duration.ofMinutes(1));
         this.loom.tryAcquirePermit();

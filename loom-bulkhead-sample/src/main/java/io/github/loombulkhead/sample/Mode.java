@@ -82,9 +82,39 @@ public enum Mode {
         return Arrays.stream(values()).map(Mode::id).toList();
     }
 
-    /** The modes a comparison runs when none are named: all but {@code loom-bulkhead-cluster}, which needs Redis. */
+    /**
+     * The modes a comparison runs when none are named: all but {@code loom-bulkhead-cluster}, which needs Redis, and
+     * on a JDK before 24 the Netflix ones (see {@link #whyNotOn(int)}).
+     */
     public static List<Mode> defaults() {
-        return Arrays.stream(values()).filter((mode) -> mode != LOOM_BULKHEAD_CLUSTER).toList();
+        return defaults(Runtime.version().feature());
+    }
+
+    /** {@link #defaults()} on a JDK of feature release {@code jdk}. */
+    static List<Mode> defaults(int jdk) {
+        return Arrays.stream(values())
+            .filter((mode) -> mode != LOOM_BULKHEAD_CLUSTER && mode.whyNotOn(jdk).isEmpty())
+            .toList();
+    }
+
+    /** Whether the mode is one of Netflix concurrency-limits' ({@code netflix-*}). */
+    public boolean isNetflix() {
+        return this == NETFLIX_GRADIENT2 || this == NETFLIX_VEGAS || this == NETFLIX_AIMD;
+    }
+
+    /**
+     * Why the mode cannot run on a JDK of feature release {@code jdk}, if it cannot: Netflix's {@code BlockingLimiter}
+     * waits in {@code synchronized}/{@code Object.wait}, which before JDK 24 (JEP 491) holds a carrier thread per
+     * waiting virtual thread; the scheduler adds at most 256 carriers, so a burst of 1,000 tasks stalls until the
+     * waits time out.
+     */
+    public Optional<String> whyNotOn(int jdk) {
+        if (isNetflix() && jdk < 24) {
+            return Optional.of("Netflix concurrency-limits' BlockingLimiter waits in Object.wait, which pins a "
+                    + "carrier thread per waiting virtual thread before JDK 24 (JEP 491), so the burst stalls; this "
+                    + "is JDK " + jdk + ". Run the sample on JDK 24 or newer.");
+        }
+        return Optional.empty();
     }
 
     /** The ids of {@link #defaults()}. */

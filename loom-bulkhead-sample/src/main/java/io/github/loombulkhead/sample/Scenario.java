@@ -3,6 +3,8 @@ package io.github.loombulkhead.sample;
 import java.time.Duration;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +27,8 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
         Duration readTimeout, Duration connectTimeout, List<Mode> modes, int adaptiveMaxLimit,
         List<CapacityChange> capacityChanges, @Nullable Duration givenModeDeadline) {
 
+    private static final Log logger = LogFactory.getLog(Scenario.class);
+
     /** A scenario whose upper bound for one mode is computed from its numbers. */
     public Scenario(Scale scale, int requests, int limit, int calleeCapacity, Duration calleeLatency,
             Duration readTimeout, Duration connectTimeout, List<Mode> modes, int adaptiveMaxLimit,
@@ -39,12 +43,21 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
         SampleProperties.Callee callee = properties.callee();
         List<Mode> modes = (properties.modes() != null)
                 ? properties.modes().stream().map((id) -> Mode.fromId(id).orElseThrow()).toList()
-                : Mode.defaults();
+                : defaultModes();
         return new Scenario(scale, orElse(properties.requests(), scale.requests()),
                 orElse(properties.limit(), scale.limit()), orElse(callee.capacity(), scale.calleeCapacity()),
                 orElse(callee.latency(), scale.calleeLatency()), orElse(properties.readTimeout(), scale.readTimeout()),
                 properties.connectTimeout(), modes, properties.adaptive().maxLimit(), callee.capacityChangeList(),
                 properties.replica().modeDeadline());
+    }
+
+    /** The default modes, saying which ones this JDK leaves out and why. */
+    private static List<Mode> defaultModes() {
+        int jdk = Runtime.version().feature();
+        for (Mode mode : Mode.values()) {
+            mode.whyNotOn(jdk).ifPresent((reason) -> logger.warn(mode + " is left out of the comparison: " + reason));
+        }
+        return Mode.defaults();
     }
 
     /** The callee's capacity over a mode. */

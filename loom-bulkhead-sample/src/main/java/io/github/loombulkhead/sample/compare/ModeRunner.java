@@ -103,10 +103,14 @@ public final class ModeRunner {
     }
 
     /**
-     * Why {@code mode} cannot run in this application (the starter is off, or Redis is missing) and what to set, if
-     * it cannot.
+     * Why {@code mode} cannot run in this application (the starter is off, Redis is missing, a Netflix mode on a JDK
+     * before 24) and what to set, if it cannot.
      */
     public Optional<String> whyNotRunnable(Mode mode) {
+        Optional<String> jdk = mode.whyNotOn(Runtime.version().feature());
+        if (jdk.isPresent()) {
+            return jdk;
+        }
         try {
             switch (mode) {
                 case LOOM_BULKHEAD_HTTP -> this.modes.httpBulkhead();

@@ -40,12 +40,12 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
         this.advisor = this.bulkheadAdvisor;
     }
 
-    /** Creates the threads that run asynchronous calls that had to wait (default: new virtual threads). */
+    /** Creates the thread that runs each asynchronous call, whether it waited or not (default: new virtual threads). */
     public void setThreadFactory(ThreadFactory threadFactory) {
         this.interceptor.setThreadFactory(threadFactory);
     }
 
-    /** Decorates asynchronous calls that have to wait, on the caller's thread, to carry context. */
+    /** Decorates each asynchronous call on the caller's thread, to carry context to the thread that runs it. */
     public void setTaskDecorator(TaskDecorator taskDecorator) {
         this.interceptor.setTaskDecorator(taskDecorator);
     }

@@ -41,14 +41,14 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
         this.operations = operations;
     }
 
-    /** Creates the threads that run asynchronous calls that had to wait (default: new virtual threads). */
+    /** Creates the thread that runs each asynchronous call, whether it waited or not (default: new virtual threads). */
     public void setThreadFactory(ThreadFactory threadFactory) {
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory must not be null");
     }
 
     /**
-     * Decorates an asynchronous call that has to wait, on the caller's thread, so it can carry context
-     * (MDC, security, observations) to the thread that runs it later; {@code null} for none.
+     * Decorates each asynchronous call on the caller's thread, so it can carry context (MDC, security,
+     * observations) to the thread that runs it; {@code null} for none.
      */
     public void setTaskDecorator(TaskDecorator taskDecorator) {
         this.taskDecorator = taskDecorator;

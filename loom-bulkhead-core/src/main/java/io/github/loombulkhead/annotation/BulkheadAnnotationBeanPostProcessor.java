@@ -62,7 +62,7 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
         if (bean instanceof AopInfrastructureBean) {
             return super.postProcessAfterInitialization(bean, beanName);
         }
-        Class<?> targetClass = AopUtils.getTargetClass(bean);
+        Class<?> targetClass = BulkheadMethodInterceptor.annotatedClassOf(bean);
         boolean eligible = isEligible(targetClass);
         if (eligible) {
             this.bulkheadAdvisor.validate(targetClass);

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.annotation;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 
@@ -12,6 +13,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.task.TaskDecorator;
 
@@ -52,6 +54,24 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
      */
     public void setTaskDecorator(TaskDecorator taskDecorator) {
         this.taskDecorator = taskDecorator;
+    }
+
+    /**
+     * The class whose annotations apply to calls on {@code bean}: its target class, unless {@code bean} is an
+     * interface proxy whose target implements only part of its interfaces (a Spring Data repository: the target is
+     * the store's base implementation, the repository interface is the proxy's), then the proxy's class, which has
+     * every interface, so an {@code @Bulkhead} on the repository interface applies to the methods it inherits too.
+     */
+    static Class<?> annotatedClassOf(Object bean) {
+        Class<?> targetClass = AopUtils.getTargetClass(bean);
+        if (Proxy.isProxyClass(bean.getClass())) {
+            for (Class<?> userInterface : AopProxyUtils.proxiedUserInterfaces(bean)) {
+                if (!userInterface.isAssignableFrom(targetClass)) {
+                    return bean.getClass();
+                }
+            }
+        }
+        return targetClass;
     }
 
     BulkheadOperationSource getOperationSource() {
@@ -101,7 +121,7 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
     private static Class<?> targetClass(MethodInvocation invocation) {
         Object target = invocation.getThis();
         if (target != null) {
-            return AopUtils.getTargetClass(target);
+            return annotatedClassOf(target);
         }
         if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
             return proxyInvocation.getProxy().getClass();

@@ -57,6 +57,22 @@ final class PropertyKeys {
         return (best != null) ? this.prefix + best.text() : null;
     }
 
+    /** Whether {@code name} is a valid key as written (map keys in place). */
+    boolean isKey(ConfigurationPropertyName name) {
+        List<String> elements = elementsBelowPrefix(name);
+        if (elements == null) {
+            return false;
+        }
+        for (List<Segment> key : this.keys) {
+            Match match = match(key, 0, elements, 0);
+            if (match != null && match.edits() == 0
+                    && ConfigurationPropertyName.of(this.prefix + match.text()).equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The valid keys that end like {@code unknown}, with a placeholder for each map key. */
     List<String> endingLike(ConfigurationPropertyName unknown) {
         String last = unknown.getLastElement(Form.UNIFORM);

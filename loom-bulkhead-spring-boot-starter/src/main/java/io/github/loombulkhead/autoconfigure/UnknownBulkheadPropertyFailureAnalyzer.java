@@ -37,9 +37,11 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
         }
         PropertyKeys keys = new PropertyKeys(bind.getName(), LoomBulkheadProperties.class);
         Set<ConfigurationProperty> unknown = cause.getUnboundProperties();
-        StringBuilder description = new StringBuilder((unknown.size() == 1)
-                ? "Unknown bulkhead configuration property '" + unknown.iterator().next().getName() + "':\n"
-                : "Unknown bulkhead configuration properties:\n");
+        ConfigurationPropertyName first = unknown.iterator().next().getName();
+        StringBuilder description = new StringBuilder((unknown.size() > 1)
+                ? "Unknown bulkhead configuration properties:\n"
+                : keys.isKey(first) ? "Bulkhead configuration property '" + first + "' has an empty value:\n"
+                        : "Unknown bulkhead configuration property '" + first + "':\n");
         StringBuilder action = new StringBuilder();
         for (ConfigurationProperty property : unknown) {
             Advice advice = advise(keys, property);
@@ -58,6 +60,11 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
     private static Advice advise(PropertyKeys keys, ConfigurationProperty property) {
         String key = property.getName().toString();
         ConfigurationPropertyName name = property.getName();
+        if (keys.isKey(name)) {
+            // Spring Boot binds an empty value ("key=", a YAML key with only a comment) as no value: unbound.
+            return new Advice("the key is valid but its value is empty, which Spring Boot binds as no value",
+                    "Give '" + key + "' a value, or remove it to keep the default.");
+        }
         int elements = name.getNumberOfElements();
         if (elements > 2 && name.getElement(elements - 2, Form.UNIFORM).equals("adaptive")
                 && CEILING_NAMES.contains(name.getElement(elements - 1, Form.UNIFORM))) {

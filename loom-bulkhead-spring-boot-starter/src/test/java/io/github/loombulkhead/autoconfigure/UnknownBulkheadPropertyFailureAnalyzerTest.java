@@ -101,6 +101,17 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
     }
 
     @Test
+    void aValidKeyWithAnEmptyValueSaysSoInsteadOfNoSuchKey() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=");
+        assertThat(analysis.getDescription()).doesNotContain("no such key")
+            .startsWith("Bulkhead configuration property 'loom.bulkhead.instances.callee.max-wait-duration' has an "
+                    + "empty value:")
+            .contains("Reason: the key is valid but its value is empty, which Spring Boot binds as no value");
+        assertThat(analysis.getAction()).contains("Give 'loom.bulkhead.instances.callee.max-wait-duration' a value, "
+                + "or remove it to keep the default.");
+    }
+
+    @Test
     void keyOfAnInstanceSetDirectlyUnderThePrefixListsTheKeysEndingLikeIt() {
         FailureAnalysis analysis = analyze("loom.bulkhead.max-concurrent-calls=20");
         assertThat(analysis.getDescription()).contains("Reason: no such key; the valid keys ending like it are "

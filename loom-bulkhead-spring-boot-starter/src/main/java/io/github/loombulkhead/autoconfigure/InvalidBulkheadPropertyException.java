@@ -1,5 +1,8 @@
 package io.github.loombulkhead.autoconfigure;
 
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.core.env.Environment;
+
 /**
  * A {@code loom.bulkhead.*} property has a value the library cannot use. Carries what a failure analysis
  * needs to tell the user which property, which value and how to fix it.
@@ -26,6 +29,18 @@ public class InvalidBulkheadPropertyException extends RuntimeException {
         this.origin = origin;
         this.reason = reason;
         this.fix = fix;
+    }
+
+    /**
+     * An exception for {@code property} quoting its value as written and where it was set, as {@code environment}'s
+     * property sources have it; {@code bound} when no source has it (a default).
+     */
+    public static InvalidBulkheadPropertyException of(Environment environment, String property, Object bound,
+            String reason, String fix) {
+        ConfigurationProperty written = new PropertyOrigins(environment).apply(property);
+        Object value = (written != null && written.getValue() != null) ? written.getValue() : bound;
+        String origin = (written != null && written.getOrigin() != null) ? written.getOrigin().toString() : null;
+        return new InvalidBulkheadPropertyException(property, value, origin, reason, fix);
     }
 
     /** The full property name, e.g. {@code loom.bulkhead.instances.callee.max-concurrent-calls}. */

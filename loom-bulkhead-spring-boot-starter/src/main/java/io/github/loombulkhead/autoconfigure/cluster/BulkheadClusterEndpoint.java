@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.github.loombulkhead.autoconfigure.endpoint.BulkheadPaths;
 import io.github.loombulkhead.redis.ClusterBulkhead;
 import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.redis.ClusterMode;
@@ -14,6 +15,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 /**
  * {@code /actuator/bulkheadcluster}: the cluster view of every cluster bulkhead, as this process last saw it. The
@@ -35,9 +37,16 @@ public class BulkheadClusterEndpoint {
         return new ClusterDescriptor(this.cluster.getProcessId(), this.cluster.getKeyPrefix(), bulkheads);
     }
 
+    /**
+     * One cluster bulkhead, or 404 if there is none of that name; addressed by its name written as is, slashes
+     * included, as in {@code /actuator/bulkheads}.
+     * @param name the name's path segments (see {@link BulkheadPaths})
+     */
     @ReadOperation
-    public @Nullable ClusterBulkheadDescriptor bulkhead(@Selector String name) {
-        return this.cluster.find(name).map(ClusterBulkheadDescriptor::of).orElse(null);
+    public @Nullable ClusterBulkheadDescriptor bulkhead(@Selector(match = Match.ALL_REMAINING) String... name) {
+        return BulkheadPaths.find(name, this.cluster::find, this.cluster.getAll(), ClusterBulkhead::getName)
+            .map(ClusterBulkheadDescriptor::of)
+            .orElse(null);
     }
 
     /** This process and its cluster bulkheads. */

@@ -64,14 +64,14 @@ public final class LoomBulkheadClusterAutoConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         ClusterBulkheads loomBulkheadCluster(RedisConnectionFactory connectionFactory, BulkheadRegistry registry,
-                LoomBulkheadProperties properties, ObjectProvider<ClusterListener> listeners) {
+                LoomBulkheadProperties properties, ObjectProvider<ClusterListener> listeners, Environment environment) {
             ClusterListener listener = new CompositeClusterListener(listeners.orderedStream().toList());
             ClusterBulkheads cluster = ClusterBulkheads.create(connectionFactory,
-                    keyPrefix(properties.getCluster().getKeyPrefix()), listener);
+                    keyPrefix(environment, properties.getCluster().getKeyPrefix()), listener);
             try {
                 properties.getInstances().forEach((name, instance) -> {
                     if (instance.getCluster().isEnabled()) {
-                        cluster.attach(registry.bulkhead(name), clusterConfig(name, instance.getCluster()));
+                        cluster.attach(registry.bulkhead(name), clusterConfig(environment, name, instance.getCluster()));
                     }
                 });
             }
@@ -82,20 +82,21 @@ public final class LoomBulkheadClusterAutoConfiguration {
             return cluster;
         }
 
-        private static String keyPrefix(String keyPrefix) {
+        private static String keyPrefix(Environment environment, String keyPrefix) {
             if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-                throw new InvalidBulkheadPropertyException("loom.bulkhead.cluster.key-prefix", keyPrefix, null,
+                throw InvalidBulkheadPropertyException.of(environment, "loom.bulkhead.cluster.key-prefix", keyPrefix,
                         "a key prefix must be non-blank and free of braces (they are added around the bulkhead name)",
                         "Set loom.bulkhead.cluster.key-prefix to e.g. orders-service:prod.");
             }
             return keyPrefix;
         }
 
-        private static ClusterConfig clusterConfig(String name, InstanceCluster cluster) {
+        private static ClusterConfig clusterConfig(Environment environment, String name, InstanceCluster cluster) {
             Duration idleLinger = cluster.getIdleLinger();
             if (idleLinger == null || idleLinger.isNegative()) {
-                throw new InvalidBulkheadPropertyException(BulkheadConfigMapper.instanceKey(name) + ".cluster.idle-linger",
-                        idleLinger, null, "idle leases cannot linger for a negative time",
+                throw InvalidBulkheadPropertyException.of(environment,
+                        BulkheadConfigMapper.instanceKey(name) + ".cluster.idle-linger", idleLinger,
+                        "idle leases cannot linger for a negative time",
                         "Set it to 0 (give idle permits back at once) or more, e.g. 1s.");
             }
             try {
@@ -106,8 +107,8 @@ public final class LoomBulkheadClusterAutoConfiguration {
                     .build();
             }
             catch (IllegalArgumentException ex) {
-                throw new InvalidBulkheadPropertyException(BulkheadConfigMapper.instanceKey(name)
-                        + ".cluster.lease-duration", cluster.getLeaseDuration(), null, ex.getMessage(),
+                throw InvalidBulkheadPropertyException.of(environment, BulkheadConfigMapper.instanceKey(name)
+                        + ".cluster.lease-duration", cluster.getLeaseDuration(), ex.getMessage(),
                         "Set it to 300ms or more, e.g. 5s: a dead process's permits come back after it.");
             }
         }

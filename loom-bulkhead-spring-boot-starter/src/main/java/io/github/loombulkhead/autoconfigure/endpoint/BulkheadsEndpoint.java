@@ -2,7 +2,6 @@ package io.github.loombulkhead.autoconfigure.endpoint;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +28,6 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.convert.DurationStyle;
-import org.springframework.util.StringUtils;
 
 /**
  * {@code /actuator/bulkheads}: every bulkhead's configuration and live state (for an adaptive one also its
@@ -211,31 +209,9 @@ public class BulkheadsEndpoint {
                 + maxConcurrentCalls;
     }
 
-    /**
-     * The bulkhead named by the path segments of a request. The web layers split the path at every slash and
-     * drop empty segments, so {@code https://host:443} arrives as {@code ["https:", "host:443"]}: a name matches
-     * when it splits into the same segments. An exact name wins over such a match; two such matches are refused.
-     */
+    /** The bulkhead named by the path segments of a request (see {@link BulkheadPaths}). */
     private Optional<Bulkhead> find(String[] segments) {
-        String path = String.join("/", segments);
-        Optional<Bulkhead> exact = this.registry.find(path);
-        if (exact.isPresent()) {
-            return exact;
-        }
-        List<String> requested = segments(path);
-        List<Bulkhead> matches = this.registry.getAllBulkheads()
-            .stream()
-            .filter((bulkhead) -> segments(bulkhead.getName()).equals(requested))
-            .toList();
-        if (matches.size() > 1) {
-            throw invalid("'" + path + "' matches several bulkheads " + matches.stream().map(Bulkhead::getName).sorted()
-                .toList() + "; they differ only in repeated slashes, which a URL path cannot keep");
-        }
-        return matches.stream().findFirst();
-    }
-
-    private static List<String> segments(String name) {
-        return Arrays.asList(StringUtils.tokenizeToStringArray(name, "/", false, true));
+        return BulkheadPaths.find(segments, this.registry::find, this.registry.getAllBulkheads(), Bulkhead::getName);
     }
 
     private static InvalidEndpointRequestException invalid(String message) {

@@ -179,6 +179,22 @@ class LoomBulkheadClusterAutoConfigurationTest {
     }
 
     @Test
+    void theEndpointFindsAClusterBulkheadWhoseNameHasSlashes() {
+        this.contextRunner
+            .withPropertyValues("management.endpoints.web.exposure.include=*",
+                    "loom.bulkhead.instances[payments//eu/api].max-concurrent-calls=4",
+                    "loom.bulkhead.instances[payments//eu/api].cluster.enabled=true")
+            .run((context) -> {
+                BulkheadClusterEndpoint endpoint = context.getBean(BulkheadClusterEndpoint.class);
+                // As the web layers hand the path over: split at every slash, empty segments dropped.
+                assertThat(endpoint.bulkhead("payments", "eu", "api")).isNotNull()
+                    .extracting(BulkheadClusterEndpoint.ClusterBulkheadDescriptor::limit)
+                    .isEqualTo(4);
+                assertThat(endpoint.bulkhead("payments", "us", "api")).isNull();
+            });
+    }
+
+    @Test
     void withoutAnInstanceThatEnablesClusterNothingTalksToRedis() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
@@ -221,8 +237,13 @@ class LoomBulkheadClusterAutoConfigurationTest {
             .run((context) -> assertThat(context).getFailure()
                 .rootCause()
                 .isInstanceOf(InvalidBulkheadPropertyException.class)
-                .hasMessage("Invalid value 'PT0.1S' for property 'loom.bulkhead.instances.callee.cluster.lease-duration': "
-                        + "leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S"));
+                .isInstanceOfSatisfying(InvalidBulkheadPropertyException.class, (ex) -> {
+                    // The value as written and where, as for every other loom.bulkhead property.
+                    assertThat(ex.getValue()).isEqualTo("100ms");
+                    assertThat(ex.getOrigin()).isNotNull();
+                    assertThat(ex.getReason()).isEqualTo(
+                            "leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S");
+                }));
     }
 
     @Test
@@ -231,7 +252,7 @@ class LoomBulkheadClusterAutoConfigurationTest {
             .run((context) -> assertThat(context).getFailure()
                 .rootCause()
                 .isInstanceOf(InvalidBulkheadPropertyException.class)
-                .hasMessageStartingWith("Invalid value 'PT-1S' for property 'loom.bulkhead.instances.callee.cluster.idle-linger': "
-                        + "idle leases cannot linger for a negative time"));
+                .hasMessageStartingWith("Invalid value '-1s' for property 'loom.bulkhead.instances.callee.cluster.idle-linger' (")
+                .hasMessageEndingWith("): idle leases cannot linger for a negative time"));
     }
 }

@@ -25,6 +25,9 @@ import org.springframework.core.ResolvableType;
  */
 final class PropertyKeys {
 
+    /** The segment of a list's index. */
+    private static final String INDEX = "index";
+
     private final ConfigurationPropertyName prefix;
 
     private final Class<?> type;
@@ -145,6 +148,11 @@ final class PropertyKeys {
                 key.add(new Segment(singular(key.get(key.size() - 1).name()), true));
                 value = value.asMap().getGeneric(1);
             }
+            else if (List.class.isAssignableFrom(value.toClass()) && isNested(value.asCollection().getGeneric(0).toClass())) {
+                // A list of groups, e.g. the server's routes: an index, then the group's keys.
+                key.add(new Segment(INDEX, true));
+                value = value.asCollection().getGeneric(0);
+            }
             if (isNested(value.toClass()) || field.isAnnotationPresent(NestedConfigurationProperty.class)) {
                 collect(value.toClass(), key);
             }
@@ -154,9 +162,13 @@ final class PropertyKeys {
         }
     }
 
-    /** Whether {@code candidate} is a group of keys: a nested class of the properties class. */
+    /**
+     * Whether {@code candidate} is a group of keys: a class of the properties class's package or below (a nested class
+     * of it, or of a group of its own such as the server's), not an enum.
+     */
     private boolean isNested(Class<?> candidate) {
-        return candidate.getName().startsWith(this.type.getName() + "$") && !candidate.isEnum();
+        return candidate != null && candidate.getName().startsWith(this.type.getPackageName() + ".")
+                && !candidate.isEnum();
     }
 
     /** Matches {@code elements[e..]} against {@code key[k..]}: a map key takes one element or more, as written. */
@@ -188,10 +200,13 @@ final class PropertyKeys {
         return (rest != null) ? new Match(edits + rest.edits(), "." + segment.name() + rest.text()) : null;
     }
 
-    /** A map key as it must be written: {@code .callee}, or {@code [my.service]} when it needs brackets. */
+    /**
+     * A map key or list index as it must be written: {@code .callee}, or {@code [my.service]} and {@code [0]} when it
+     * needs brackets.
+     */
     private static String keyText(List<String> elements) {
         String key = String.join(".", elements);
-        return key.matches("[a-z0-9][a-z0-9-]*") ? "." + key : "[" + key + "]";
+        return (key.matches("[a-z0-9][a-z0-9-]*") && !key.matches("[0-9]+")) ? "." + key : "[" + key + "]";
     }
 
     /** A key's text: property names as declared, map keys as written in {@code elements} or as placeholders. */
@@ -203,7 +218,8 @@ final class PropertyKeys {
                 text.append('.').append(segment.name());
             }
             else {
-                text.append((i < elements.size()) ? keyText(elements.subList(i, i + 1)) : ".<" + segment.name() + ">");
+                String placeholder = segment.name().equals(INDEX) ? "[<index>]" : ".<" + segment.name() + ">";
+                text.append((i < elements.size()) ? keyText(elements.subList(i, i + 1)) : placeholder);
             }
         }
         return text.toString();

@@ -101,6 +101,14 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
     }
 
     @Test
+    void aTypoInsideAServerRouteNamesTheRoutesKey() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.server.routes[0].patern=/reports/**",
+                "loom.bulkhead.server.routes[0].bulkhead=reports");
+        assertThat(analysis.getDescription())
+            .contains("Reason: no such key; did you mean 'loom.bulkhead.server.routes[0].pattern'?");
+    }
+
+    @Test
     void aValidKeyWithAnEmptyValueSaysSoInsteadOfNoSuchKey() {
         FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=");
         assertThat(analysis.getDescription()).doesNotContain("no such key")

@@ -78,12 +78,12 @@ public final class Comparison {
         }
         warmUp();
         List<RunReport> runs = new ArrayList<>();
-        ModeRunner.RunSettings settings = new ModeRunner.RunSettings(this.scenario.requests(), this.scenario.limit(),
-                this.scenario.modeDeadline(), this.properties.retainedHeap(), this.scenario.capacitySchedule(),
-                this.scenario.calleeLatency());
         Integer replica = this.properties.replica().index();
         Path gateDirectory = this.properties.replica().gate();
         ReplicaGate gate = (replica != null && gateDirectory != null) ? new ReplicaGate(gateDirectory) : null;
+        ModeRunner.RunSettings settings = new ModeRunner.RunSettings(this.scenario.requests(), this.scenario.limit(),
+                this.scenario.modeDeadline(), this.properties.retainedHeap(), this.scenario.capacitySchedule(),
+                this.scenario.calleeLatency(), gate == null);
         for (Mode mode : this.scenario.modes()) {
             ConsoleProgress progress = new ConsoleProgress(this.out, mode.id(), this.scenario.requests(),
                     this.properties.progress() && ConsoleProgress.isTerminal());

@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs one mode the way the reference did: {@code CompletableFuture.runAsync(call, executor)} for every
  * request, all submitted at once, then waits for all of them; and measures it. Before each run it waits
- * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike; when the
- * callee's capacity changes during a run, it hands the callee the schedule right before the first submission.
+ * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike; right before
+ * the first submission it hands the callee the capacity schedule (the scenario's capacity and its changes, if any),
+ * so that every mode starts from the scenario's capacity whatever an earlier run left the callee with.
  */
 public final class ModeRunner {
 
@@ -161,9 +162,9 @@ public final class ModeRunner {
             // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
             boolean probeHeap = settings.retainedHeap() && mode.isBounded();
             beforeStart.run();
-            if (!settings.capacity().changes().isEmpty()) {
+            if (settings.schedulesCapacity()) {
                 // Before the clocks start: the time series and the duration count from the first submission.
-                this.calls.scheduleCapacity(settings.capacity());
+                this.calls.scheduleCapacity(settings.capacity(), settings.calleeLatency());
             }
             TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
                     strategy::limit, listener);
@@ -284,9 +285,11 @@ public final class ModeRunner {
      * @param retainedHeap whether to measure the heap held by the submitted work with a full GC
      * @param capacity the callee's capacity over the run
      * @param calleeLatency time the callee takes per request
+     * @param schedulesCapacity whether the run hands the callee {@code capacity} (and checks its latency); not in a
+     * replica, whose comparison does so for all replicas at once
      */
     public record RunSettings(int requests, int limit, Duration deadline, boolean retainedHeap,
-            CapacitySchedule capacity, Duration calleeLatency) {
+            CapacitySchedule capacity, Duration calleeLatency, boolean schedulesCapacity) {
 
         /** requests / capacity × latency, piecewise when the capacity changes. */
         public Duration littlesLawBound() {

@@ -136,9 +136,7 @@ public final class ReplicatedComparison {
             gate.awaitReady(mode, replicas, first ? firstWait : modeWait, () -> allAlive(processes));
             first = false;
             this.calls.resetPeak();
-            if (!this.scenario.capacityChanges().isEmpty()) {
-                this.calls.scheduleCapacity(this.scenario.capacitySchedule());
-            }
+            this.calls.scheduleCapacity(this.scenario.capacitySchedule(), this.scenario.calleeLatency());
             gate.open(mode);
             this.out.println(String.format("%-25s started in %d replicas", mode.id(), replicas));
             gate.awaitDone(mode, replicas, modeWait, () -> allAlive(processes));

@@ -3,6 +3,7 @@ package io.github.loombulkhead.sample.compare;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -87,8 +88,10 @@ public final class Comparison {
         for (Mode mode : this.scenario.modes()) {
             ConsoleProgress progress = new ConsoleProgress(this.out, mode.id(), this.scenario.requests(),
                     this.properties.progress() && ConsoleProgress.isTerminal());
-            RunReport run = (gate != null) ? this.runner.run(mode, settings, progress,
-                    () -> gate.arrive(mode, replica, this.scenario.modeDeadline().multipliedBy(2)))
+            Duration openWait = ReplicaGate.openWait(this.scenario.modeDeadline(),
+                    this.properties.replica().startupTimeout(), runs.isEmpty());
+            RunReport run = (gate != null)
+                    ? this.runner.run(mode, settings, progress, () -> gate.arrive(mode, replica, openWait))
                     : this.runner.run(mode, settings, progress);
             if (gate != null) {
                 gate.finished(mode, replica);

@@ -128,18 +128,17 @@ public final class ReplicatedComparison {
 
     private List<Integer> runModes(ReplicaGate gate, List<ReplicaProcess> processes) {
         int replicas = processes.size();
-        Duration modeWait = this.scenario.modeDeadline().multipliedBy(2);
-        Duration firstWait = modeWait.plus(this.properties.replica().startupTimeout());
+        Duration deadline = this.scenario.modeDeadline();
+        Duration startupTimeout = this.properties.replica().startupTimeout();
         List<Integer> peaks = new ArrayList<>();
-        boolean first = true;
         for (Mode mode : this.scenario.modes()) {
-            gate.awaitReady(mode, replicas, first ? firstWait : modeWait, () -> allAlive(processes));
-            first = false;
+            gate.awaitReady(mode, replicas, ReplicaGate.readyWait(deadline, startupTimeout, peaks.isEmpty()),
+                    () -> allAlive(processes));
             this.calls.resetPeak();
             this.calls.scheduleCapacity(this.scenario.capacitySchedule(), this.scenario.calleeLatency());
             gate.open(mode);
             this.out.println(String.format("%-25s started in %d replicas", mode.id(), replicas));
-            gate.awaitDone(mode, replicas, modeWait, () -> allAlive(processes));
+            gate.awaitDone(mode, replicas, ReplicaGate.doneWait(deadline), () -> allAlive(processes));
             this.calls.awaitIdleCallee(this.scenario.modeDeadline());
             int peak = this.calls.status().peakSlowInProgress();
             peaks.add(peak);
@@ -179,8 +178,10 @@ public final class ReplicatedComparison {
     }
 
     /**
-     * The command line of replica {@code index}: its share of the requests, the scenario's other numbers and the
-     * comparison's mode deadline, but not the capacity changes, which only the comparison posts to the callee.
+     * The command line of replica {@code index}: its share of the requests, the scenario's other numbers, the
+     * comparison's mode deadline and the replicas' startup timeout (so that it waits for a mode to start as long as
+     * the comparison may take to start it), but not the capacity changes, which only the comparison posts to the
+     * callee.
      */
     List<String> arguments(int index, int replicas, Path gate, List<String> redisArguments) {
         Scenario s = this.scenario;
@@ -201,7 +202,9 @@ public final class ReplicatedComparison {
                 "--loom.sample.callee.latency=" + s.calleeLatency().toMillis() + "ms",
                 "--loom.sample.adaptive.max-limit=" + s.adaptiveMaxLimit(), "--loom.sample.replica.index=" + index,
                 "--loom.sample.replica.gate=" + gate.toAbsolutePath(),
-                "--loom.sample.replica.mode-deadline=" + s.modeDeadline().toMillis() + "ms"));
+                "--loom.sample.replica.mode-deadline=" + s.modeDeadline().toMillis() + "ms",
+                "--loom.sample.replica.startup-timeout=" + this.properties.replica().startupTimeout().toMillis()
+                        + "ms"));
         return arguments;
     }
 

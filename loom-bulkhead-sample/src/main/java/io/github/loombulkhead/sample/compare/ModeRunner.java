@@ -95,8 +95,19 @@ public final class ModeRunner {
      * @throws SampleArgumentException naming the mode that cannot run and why
      */
     public void checkRunnable(List<Mode> modes) {
+        checkRunnable(modes, false);
+    }
+
+    /**
+     * Checks up front that every mode can run here or, in a comparison with several replicas, in the replicas, which
+     * have this application's settings.
+     * @param redisStartedLater whether the comparison starts a redis-server for its replicas, so that
+     * {@code loom-bulkhead-cluster} needs nothing here but the starter
+     * @throws SampleArgumentException naming the mode that cannot run and why
+     */
+    public void checkRunnable(List<Mode> modes, boolean redisStartedLater) {
         for (Mode mode : modes) {
-            whyNotRunnable(mode).ifPresent((reason) -> {
+            whyNotRunnable(mode, redisStartedLater).ifPresent((reason) -> {
                 throw new SampleArgumentException(
                         "loom.sample.modes contains " + mode + ", which cannot run: " + reason + " Or leave the mode out.");
             });
@@ -108,11 +119,22 @@ public final class ModeRunner {
      * it cannot.
      */
     public Optional<String> whyNotRunnable(Mode mode) {
+        return whyNotRunnable(mode, false);
+    }
+
+    private Optional<String> whyNotRunnable(Mode mode, boolean redisStartedLater) {
         try {
             switch (mode) {
                 case LOOM_BULKHEAD_HTTP -> this.modes.httpBulkhead();
                 case LOOM_BULKHEAD_ADAPTIVE -> this.modes.adaptiveBulkhead();
-                case LOOM_BULKHEAD_CLUSTER -> this.modes.clusterBulkhead();
+                case LOOM_BULKHEAD_CLUSTER -> {
+                    if (redisStartedLater) {
+                        this.modes.requireStarter(mode);
+                    }
+                    else {
+                        this.modes.clusterBulkhead();
+                    }
+                }
                 default -> {
                     // Every other mode needs nothing but the callee.
                 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.sample.CapacityChange;
 import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.Mode;
@@ -165,10 +166,33 @@ class ModeRunnerTest {
         }
     }
 
+    @Test
+    void clusterModeOfReplicasForWhichTheComparisonStartsRedisNeedsOnlyTheStarterHere() {
+        try (TimelineSampler sampler = new TimelineSampler(this.jvm, this.nativeMemory, new HttpExchangeCounter(),
+                INTERVAL)) {
+            ModeRunner withStarter = runner(sampler, new Modes(BulkheadRegistry.builder().build(), 1_000));
+            List<Mode> cluster = List.of(Mode.LOOM_BULKHEAD_CLUSTER);
+            withStarter.checkRunnable(cluster, true);
+            assertThatExceptionOfType(SampleArgumentException.class)
+                .isThrownBy(() -> withStarter.checkRunnable(cluster, false))
+                .withMessageContaining("Mode loom-bulkhead-cluster needs Redis");
+            assertThatExceptionOfType(SampleArgumentException.class)
+                .isThrownBy(() -> runner(sampler).checkRunnable(cluster, true))
+                .withMessage("loom.sample.modes contains loom-bulkhead-cluster, which cannot run: Mode "
+                        + "loom-bulkhead-cluster needs the loom-bulkhead starter, which is active only with "
+                        + "spring.threads.virtual.enabled=true and loom.bulkhead.enabled not false. Or leave the mode "
+                        + "out.");
+        }
+    }
+
     private ModeRunner runner(TimelineSampler sampler) {
+        return runner(sampler, new Modes(null, 1_000));
+    }
+
+    private ModeRunner runner(TimelineSampler sampler, Modes modes) {
         CalleeCalls calls = new CalleeCalls(this.api, mock(BulkheadedSlowApi.class), mock(AdaptiveSlowApi.class),
                 mock(ClusterSlowApi.class), PoolingHttpClientConnectionManagerBuilder.create().build());
-        return new ModeRunner(new Modes(null, 1_000), calls, this.jvm, this.nativeMemory, sampler, null);
+        return new ModeRunner(modes, calls, this.jvm, this.nativeMemory, sampler, null);
     }
 
     private static ModeRunner.RunSettings settings(CapacitySchedule capacity) {

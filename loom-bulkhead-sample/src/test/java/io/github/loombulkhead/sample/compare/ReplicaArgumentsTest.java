@@ -30,7 +30,7 @@ class ReplicaArgumentsTest {
         Scenario scenario = Scenario.from(properties);
         ReplicatedComparison comparison = new ReplicatedComparison(properties, scenario,
                 CalleeEndpoint.external(URI.create("http://localhost:8081")), mock(CalleeCalls.class),
-                new ReportWriter(), System.out, List.of(), false);
+                mock(ModeRunner.class), new ReportWriter(), System.out, List.of(), false);
         Scenario replica = Scenario.from(bind(comparison.arguments(0, 3, Path.of("gate"), List.of())
             .toArray(String[]::new)));
         assertThat(replica.requests()).isEqualTo(334);
@@ -51,7 +51,7 @@ class ReplicaArgumentsTest {
         Scenario scenario = Scenario.from(properties);
         ReplicatedComparison comparison = new ReplicatedComparison(properties, scenario,
                 CalleeEndpoint.external(URI.create("http://localhost:8081")), mock(CalleeCalls.class),
-                new ReportWriter(), System.out, List.of(), false);
+                mock(ModeRunner.class), new ReportWriter(), System.out, List.of(), false);
         SampleProperties replica = bind(comparison.arguments(1, 2, Path.of("gate"), List.of()).toArray(String[]::new));
         assertThat(replica.replica().startupTimeout()).isEqualTo(Duration.ofSeconds(300));
         Duration deadline = Scenario.from(replica).modeDeadline();

@@ -137,12 +137,12 @@ class ModeRunnerTest {
 
     @Test
     void theTimeSeriesCountsFromTheFirstSubmissionNotFromTheCapacitySchedulesRoundTrip() {
-        CalleeStatus idle = new CalleeStatus(true, 0, 0, 0, 0, 200, 300, 0);
-        when(this.api.status()).thenReturn(idle);
+        Duration post = Duration.ofSeconds(1);
+        when(this.api.status()).thenReturn(IDLE);
         when(this.api.capacity(any())).thenAnswer((invocation) -> {
             // A slow POST of the schedule (a new connection to a busy callee).
-            Thread.sleep(400);
-            return idle;
+            Thread.sleep(post);
+            return IDLE;
         });
         when(this.api.slow()).thenAnswer((invocation) -> {
             Thread.sleep(50);
@@ -160,8 +160,10 @@ class ModeRunnerTest {
                 .mapToLong(TimelinePoint::elapsedMs)
                 .min()
                 .orElseThrow();
-            // The calls took about 50 ms: on a clock started before the 400 ms POST they would end after 450 ms.
-            assertThat(firstCompletions).isLessThan(run.durationMs() + 200);
+            // The calls took about 50 ms: on clocks started before the 1 s POST they would end after 1,050 ms, both
+            // the duration and the time series.
+            assertThat(run.durationMs()).isLessThan(post.toMillis());
+            assertThat(firstCompletions).isLessThan(post.toMillis());
             assertThat(run.timeline().get(run.timeline().size() - 1).elapsedMs()).isLessThan(run.durationMs() + 200);
         }
     }

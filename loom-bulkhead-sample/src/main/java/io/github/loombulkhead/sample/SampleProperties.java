@@ -211,7 +211,8 @@ public record SampleProperties(@Nullable String run, @DefaultValue("caller") Rol
      * @param index Position of this process among the replicas, from 0; set by the comparison that started it.
      * @param gate Directory through which the replicas start each mode at the same moment; set by the comparison.
      * @param jvmArguments JVM options of each replica the comparison starts.
-     * @param startupTimeout How long the comparison waits for every replica to be ready for a mode.
+     * @param startupTimeout How long the comparison waits, beyond twice a mode's deadline, for every replica to be
+     * ready for the first mode; a replica, given it by the comparison, waits as long for the first mode to start.
      * @param redisServer The redis-server binary started for loom-bulkhead-cluster when spring.data.redis.* is not
      * set (Debian package redis-server).
      * @param modeDeadline Upper bound for each mode of this replica: the comparison's, which counts all the

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.SampleArgumentException;
 import io.github.loombulkhead.sample.callee.CalleeStatus;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.util.TimeValue;
@@ -52,11 +53,20 @@ public final class CalleeCalls {
 
     /**
      * Sets the callee's workers to the schedule's initial capacity and has the callee apply its changes from now
-     * on. Call it right before a mode starts, when the callee is idle: a request sent later would wait in the
-     * callee's queue behind the mode's calls, so the callee keeps the times itself.
+     * on, whatever capacity an earlier run left it with; and checks that the callee answers in {@code latency}, the
+     * latency the report and its Little's-law bound assume. Call it right before a mode starts, when the callee is
+     * idle: a request sent later would wait in the callee's queue behind the mode's calls, so the callee keeps the
+     * times itself.
+     * @throws SampleArgumentException when the callee was started with another latency
      */
-    public void scheduleCapacity(CapacitySchedule schedule) {
-        this.api.capacity(schedule);
+    public void scheduleCapacity(CapacitySchedule schedule, Duration latency) {
+        CalleeStatus status = this.api.capacity(schedule);
+        if (status.latencyMs() != latency.toMillis()) {
+            throw new SampleArgumentException("The callee answers in " + status.latencyMs()
+                    + " ms, but loom.sample.callee.latency is " + latency.toMillis() + " ms, from which the report "
+                    + "computes the Little's-law bound; set --loom.sample.callee.latency=" + status.latencyMs()
+                    + "ms, or start the callee with --loom.sample.callee.latency=" + latency.toMillis() + "ms");
+        }
     }
 
     /** What the callee is doing right now; send it only while the callee is idle, or it queues behind the calls. */

@@ -73,12 +73,12 @@ class CompareConfiguration {
     @Bean
     @ConditionalOnProperty(name = "loom.sample.run", havingValue = SampleProperties.RUN_COMPARE)
     ReplicatedComparison replicatedComparison(SampleProperties properties, Scenario scenario, CalleeEndpoint callee,
-            CalleeCalls calls, ReportWriter writer, ApplicationArguments arguments,
+            CalleeCalls calls, ModeRunner runner, ReportWriter writer, ApplicationArguments arguments,
             ObjectProvider<ClusterBulkheads> cluster) {
         List<String> forwarded = Arrays.stream(arguments.getSourceArgs())
             .filter((argument) -> !argument.startsWith("--loom.sample."))
             .toList();
-        return new ReplicatedComparison(properties, scenario, callee, calls, writer, System.out, forwarded,
+        return new ReplicatedComparison(properties, scenario, callee, calls, runner, writer, System.out, forwarded,
                 cluster.getIfAvailable() != null);
     }
 

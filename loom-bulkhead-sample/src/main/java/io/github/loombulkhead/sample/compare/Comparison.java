@@ -3,6 +3,7 @@ package io.github.loombulkhead.sample.compare;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -78,17 +79,19 @@ public final class Comparison {
         }
         warmUp();
         List<RunReport> runs = new ArrayList<>();
-        ModeRunner.RunSettings settings = new ModeRunner.RunSettings(this.scenario.requests(), this.scenario.limit(),
-                this.scenario.modeDeadline(), this.properties.retainedHeap(), this.scenario.capacitySchedule(),
-                this.scenario.calleeLatency());
         Integer replica = this.properties.replica().index();
         Path gateDirectory = this.properties.replica().gate();
         ReplicaGate gate = (replica != null && gateDirectory != null) ? new ReplicaGate(gateDirectory) : null;
+        ModeRunner.RunSettings settings = new ModeRunner.RunSettings(this.scenario.requests(), this.scenario.limit(),
+                this.scenario.modeDeadline(), this.properties.retainedHeap(), this.scenario.capacitySchedule(),
+                this.scenario.calleeLatency(), gate == null);
         for (Mode mode : this.scenario.modes()) {
             ConsoleProgress progress = new ConsoleProgress(this.out, mode.id(), this.scenario.requests(),
                     this.properties.progress() && ConsoleProgress.isTerminal());
-            RunReport run = (gate != null) ? this.runner.run(mode, settings, progress,
-                    () -> gate.arrive(mode, replica, this.scenario.modeDeadline().multipliedBy(2)))
+            Duration openWait = ReplicaGate.openWait(this.scenario.modeDeadline(),
+                    this.properties.replica().startupTimeout(), runs.isEmpty());
+            RunReport run = (gate != null)
+                    ? this.runner.run(mode, settings, progress, () -> gate.arrive(mode, replica, openWait))
                     : this.runner.run(mode, settings, progress);
             if (gate != null) {
                 gate.finished(mode, replica);

@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs one mode the way the reference did: {@code CompletableFuture.runAsync(call, executor)} for every
  * request, all submitted at once, then waits for all of them; and measures it. Before each run it waits
- * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike; when the
- * callee's capacity changes during a run, it hands the callee the schedule right before the first submission.
+ * for an idle callee, empties the connection pool and takes a full GC, so every mode starts alike; right before
+ * the first submission it hands the callee the capacity schedule (the scenario's capacity and its changes, if any),
+ * so that every mode starts from the scenario's capacity whatever an earlier run left the callee with.
  */
 public final class ModeRunner {
 
@@ -94,8 +95,19 @@ public final class ModeRunner {
      * @throws SampleArgumentException naming the mode that cannot run and why
      */
     public void checkRunnable(List<Mode> modes) {
+        checkRunnable(modes, false);
+    }
+
+    /**
+     * Checks up front that every mode can run here or, in a comparison with several replicas, in the replicas, which
+     * have this application's settings.
+     * @param redisStartedLater whether the comparison starts a redis-server for its replicas, so that
+     * {@code loom-bulkhead-cluster} needs nothing here but the starter
+     * @throws SampleArgumentException naming the mode that cannot run and why
+     */
+    public void checkRunnable(List<Mode> modes, boolean redisStartedLater) {
         for (Mode mode : modes) {
-            whyNotRunnable(mode).ifPresent((reason) -> {
+            whyNotRunnable(mode, redisStartedLater).ifPresent((reason) -> {
                 throw new SampleArgumentException(
                         "loom.sample.modes contains " + mode + ", which cannot run: " + reason + " Or leave the mode out.");
             });
@@ -107,6 +119,10 @@ public final class ModeRunner {
      * before 24) and what to set, if it cannot.
      */
     public Optional<String> whyNotRunnable(Mode mode) {
+        return whyNotRunnable(mode, false);
+    }
+
+    private Optional<String> whyNotRunnable(Mode mode, boolean redisStartedLater) {
         Optional<String> jdk = mode.whyNotOn(Runtime.version().feature());
         if (jdk.isPresent()) {
             return jdk;
@@ -115,7 +131,14 @@ public final class ModeRunner {
             switch (mode) {
                 case LOOM_BULKHEAD_HTTP -> this.modes.httpBulkhead();
                 case LOOM_BULKHEAD_ADAPTIVE -> this.modes.adaptiveBulkhead();
-                case LOOM_BULKHEAD_CLUSTER -> this.modes.clusterBulkhead();
+                case LOOM_BULKHEAD_CLUSTER -> {
+                    if (redisStartedLater) {
+                        this.modes.requireStarter(mode);
+                    }
+                    else {
+                        this.modes.clusterBulkhead();
+                    }
+                }
                 default -> {
                     // Every other mode needs nothing but the callee.
                 }
@@ -165,9 +188,9 @@ public final class ModeRunner {
             // that arrived meanwhile and count as succeeded, so that mode is not paused for the heap probe.
             boolean probeHeap = settings.retainedHeap() && mode.isBounded();
             beforeStart.run();
-            if (!settings.capacity().changes().isEmpty()) {
+            if (settings.schedulesCapacity()) {
                 // Before the clocks start: the time series and the duration count from the first submission.
-                this.calls.scheduleCapacity(settings.capacity());
+                this.calls.scheduleCapacity(settings.capacity(), settings.calleeLatency());
             }
             TimelineSampler.Sampling sampling = this.sampler.start(recorder, probeHeap ? baseline.heapUsed() : null,
                     strategy::limit, listener);
@@ -288,9 +311,11 @@ public final class ModeRunner {
      * @param retainedHeap whether to measure the heap held by the submitted work with a full GC
      * @param capacity the callee's capacity over the run
      * @param calleeLatency time the callee takes per request
+     * @param schedulesCapacity whether the run hands the callee {@code capacity} (and checks its latency); not in a
+     * replica, whose comparison does so for all replicas at once
      */
     public record RunSettings(int requests, int limit, Duration deadline, boolean retainedHeap,
-            CapacitySchedule capacity, Duration calleeLatency) {
+            CapacitySchedule capacity, Duration calleeLatency, boolean schedulesCapacity) {
 
         /** requests / capacity × latency, piecewise when the capacity changes. */
         public Duration littlesLawBound() {

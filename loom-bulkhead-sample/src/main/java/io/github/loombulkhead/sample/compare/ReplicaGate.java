@@ -32,6 +32,30 @@ final class ReplicaGate {
         }
     }
 
+    /**
+     * How long the comparison waits for each replica to be ready for a mode: twice the mode's deadline, and for the
+     * first mode also the replicas' startup timeout.
+     */
+    static Duration readyWait(Duration modeDeadline, Duration startupTimeout, boolean firstMode) {
+        Duration wait = modeDeadline.multipliedBy(2);
+        return firstMode ? wait.plus(startupTimeout) : wait;
+    }
+
+    /** How long the comparison waits for each replica to end a mode: twice the mode's deadline. */
+    static Duration doneWait(Duration modeDeadline) {
+        return modeDeadline.multipliedBy(2);
+    }
+
+    /**
+     * How long a replica ready for a mode waits for the comparison to open the gate: as long as the comparison waits
+     * before it opens it, for the replicas to be ready and, before a later mode, first for them to end the previous
+     * one and for the callee to become idle (up to a mode's deadline).
+     */
+    static Duration openWait(Duration modeDeadline, Duration startupTimeout, boolean firstMode) {
+        Duration ready = readyWait(modeDeadline, startupTimeout, firstMode);
+        return firstMode ? ready : doneWait(modeDeadline).plus(modeDeadline).plus(ready);
+    }
+
     /** Replica side: announces it is ready for {@code mode} and waits until the comparison opens the gate. */
     void arrive(Mode mode, int replica, Duration timeout) {
         create("ready-" + mode.id() + "-" + replica);

@@ -17,6 +17,7 @@ import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
 import io.github.loombulkhead.sample.client.CalleeEndpoint;
 import io.github.loombulkhead.sample.launch.LocalRedis;
+import io.github.loombulkhead.sample.launch.ProcessStartException;
 import io.github.loombulkhead.sample.launch.ReplicaProcess;
 import io.github.loombulkhead.sample.report.ConsoleReport;
 import io.github.loombulkhead.sample.report.Formats;
@@ -44,6 +45,8 @@ public final class ReplicatedComparison {
 
     private final CalleeCalls calls;
 
+    private final ModeRunner runner;
+
     private final ReportWriter writer;
 
     private final PrintStream out;
@@ -53,17 +56,20 @@ public final class ReplicatedComparison {
     private final boolean redisConfigured;
 
     /**
+     * @param runner this application's runner, which checks up front that the replicas, with the same settings, can
+     * run every mode
      * @param forwardedArguments the command line's settings other than {@code loom.sample.*} (e.g.
      * {@code --loom.bulkhead.*}, {@code --spring.data.redis.*}), given to every replica
      * @param redisConfigured whether {@code spring.data.redis.*} is set, so the replicas use that Redis
      */
     public ReplicatedComparison(SampleProperties properties, Scenario scenario, CalleeEndpoint callee,
-            CalleeCalls calls, ReportWriter writer, PrintStream out, List<String> forwardedArguments,
+            CalleeCalls calls, ModeRunner runner, ReportWriter writer, PrintStream out, List<String> forwardedArguments,
             boolean redisConfigured) {
         this.properties = properties;
         this.scenario = scenario;
         this.callee = callee;
         this.calls = calls;
+        this.runner = runner;
         this.writer = writer;
         this.out = out;
         this.forwardedArguments = List.copyOf(forwardedArguments);
@@ -75,8 +81,13 @@ public final class ReplicatedComparison {
         return requests / replicas + ((index < requests % replicas) ? 1 : 0);
     }
 
-    /** Runs every mode in all replicas and writes the report; returns it with the files' locations. */
+    /**
+     * Checks that every mode can run, starts the callee, Redis if needed and the replicas, runs every mode in all
+     * replicas and writes the report; returns it with the files' locations.
+     * @throws ProcessStartException when a replica ended, or was not ready, before the first mode
+     */
     public Comparison.Outcome run() {
+        this.runner.checkRunnable(this.scenario.modes(), !this.redisConfigured);
         int replicas = this.properties.replicas();
         Path reportDir = this.properties.reportDir();
         String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
@@ -128,20 +139,22 @@ public final class ReplicatedComparison {
 
     private List<Integer> runModes(ReplicaGate gate, List<ReplicaProcess> processes) {
         int replicas = processes.size();
-        Duration modeWait = this.scenario.modeDeadline().multipliedBy(2);
-        Duration firstWait = modeWait.plus(this.properties.replica().startupTimeout());
+        Duration deadline = this.scenario.modeDeadline();
+        Duration startupTimeout = this.properties.replica().startupTimeout();
         List<Integer> peaks = new ArrayList<>();
-        boolean first = true;
         for (Mode mode : this.scenario.modes()) {
-            gate.awaitReady(mode, replicas, first ? firstWait : modeWait, () -> allAlive(processes));
-            first = false;
-            this.calls.resetPeak();
-            if (!this.scenario.capacityChanges().isEmpty()) {
-                this.calls.scheduleCapacity(this.scenario.capacitySchedule());
+            if (peaks.isEmpty()) {
+                awaitStarted(gate, mode, processes, ReplicaGate.readyWait(deadline, startupTimeout, true));
             }
+            else {
+                gate.awaitReady(mode, replicas, ReplicaGate.readyWait(deadline, startupTimeout, false),
+                        () -> allAlive(processes));
+            }
+            this.calls.resetPeak();
+            this.calls.scheduleCapacity(this.scenario.capacitySchedule(), this.scenario.calleeLatency());
             gate.open(mode);
             this.out.println(String.format("%-25s started in %d replicas", mode.id(), replicas));
-            gate.awaitDone(mode, replicas, modeWait, () -> allAlive(processes));
+            gate.awaitDone(mode, replicas, ReplicaGate.doneWait(deadline), () -> allAlive(processes));
             this.calls.awaitIdleCallee(this.scenario.modeDeadline());
             int peak = this.calls.status().peakSlowInProgress();
             peaks.add(peak);
@@ -151,12 +164,26 @@ public final class ReplicatedComparison {
         return peaks;
     }
 
+    /** Waits until every replica is ready for the first mode: until then, a replica that fails could not start. */
+    private void awaitStarted(ReplicaGate gate, Mode first, List<ReplicaProcess> processes, Duration timeout) {
+        try {
+            gate.awaitReady(first, processes.size(), timeout, () -> allAlive(processes));
+        }
+        catch (IllegalStateException ex) {
+            throw new ProcessStartException("The replicas did not become ready for the first mode, " + first + ": "
+                    + ex.getMessage(), "Fix the cause shown in the replica's log; --loom.sample.replica.jvm-arguments "
+                            + "sets the replicas' JVM options, --loom.sample.replica.startup-timeout how long they may "
+                            + "take to start.");
+        }
+    }
+
     /** Whether every replica runs or has ended well (the last mode's done file comes before its exit). */
     private boolean allAlive(List<ReplicaProcess> processes) {
         for (int i = 0; i < processes.size(); i++) {
             if (!processes.get(i).isAliveOrSucceeded()) {
-                throw new IllegalStateException("Replica " + i + " ended early; last lines of its log "
-                        + processes.get(i).log() + ":\n" + processes.get(i).tail(30));
+                throw new IllegalStateException("Replica " + i + " ended early, with exit code "
+                        + processes.get(i).exitCode() + "; last lines of its log " + processes.get(i).log() + ":\n"
+                        + processes.get(i).tail(30));
             }
         }
         return true;
@@ -181,8 +208,10 @@ public final class ReplicatedComparison {
     }
 
     /**
-     * The command line of replica {@code index}: its share of the requests, the scenario's other numbers and the
-     * comparison's mode deadline, but not the capacity changes, which only the comparison posts to the callee.
+     * The command line of replica {@code index}: its share of the requests, the scenario's other numbers, the
+     * comparison's mode deadline and the replicas' startup timeout (so that it waits for a mode to start as long as
+     * the comparison may take to start it), but not the capacity changes, which only the comparison posts to the
+     * callee.
      */
     List<String> arguments(int index, int replicas, Path gate, List<String> redisArguments) {
         Scenario s = this.scenario;
@@ -203,7 +232,9 @@ public final class ReplicatedComparison {
                 "--loom.sample.callee.latency=" + s.calleeLatency().toMillis() + "ms",
                 "--loom.sample.adaptive.max-limit=" + s.adaptiveMaxLimit(), "--loom.sample.replica.index=" + index,
                 "--loom.sample.replica.gate=" + gate.toAbsolutePath(),
-                "--loom.sample.replica.mode-deadline=" + s.modeDeadline().toMillis() + "ms"));
+                "--loom.sample.replica.mode-deadline=" + s.modeDeadline().toMillis() + "ms",
+                "--loom.sample.replica.startup-timeout=" + this.properties.replica().startupTimeout().toMillis()
+                        + "ms"));
         return arguments;
     }
 

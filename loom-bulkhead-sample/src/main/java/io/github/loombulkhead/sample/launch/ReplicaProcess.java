@@ -56,6 +56,11 @@ public final class ReplicaProcess implements AutoCloseable {
         return this.process.isAlive() || this.process.exitValue() == 0;
     }
 
+    /** Its exit code, once it has ended. */
+    public int exitCode() {
+        return this.process.exitValue();
+    }
+
     /** Waits for the replica to end and returns its exit code. */
     public int awaitExit(Duration timeout) {
         try {

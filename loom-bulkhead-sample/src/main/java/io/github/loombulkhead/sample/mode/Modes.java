@@ -1,6 +1,7 @@
 package io.github.loombulkhead.sample.mode;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadRegistry;
@@ -118,11 +119,19 @@ public final class Modes {
         return bulkhead.isAdaptive() ? bulkhead.getLimitAlgorithm().getName() : null;
     }
 
-    private Bulkhead starterBulkhead(String name, Mode mode) {
+    /**
+     * Checks that the loom-bulkhead starter is active, as {@code mode} needs.
+     * @throws IllegalStateException saying what activates it, when it is not
+     */
+    public void requireStarter(Mode mode) {
         if (this.registry == null) {
             throw new IllegalStateException("Mode " + mode + " needs the loom-bulkhead starter, which is active "
                     + "only with spring.threads.virtual.enabled=true and loom.bulkhead.enabled not false");
         }
-        return this.registry.bulkhead(name);
+    }
+
+    private Bulkhead starterBulkhead(String name, Mode mode) {
+        requireStarter(mode);
+        return Objects.requireNonNull(this.registry).bulkhead(name);
     }
 }

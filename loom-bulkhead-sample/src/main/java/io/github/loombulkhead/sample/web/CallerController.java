@@ -86,7 +86,7 @@ class CallerController {
         try {
             RunReport run = this.runner.run(mode,
                     new ModeRunner.RunSettings(n, max, sized.modeDeadline(), this.properties.retainedHeap(),
-                            sized.capacitySchedule(), sized.calleeLatency()),
+                            sized.capacitySchedule(), sized.calleeLatency(), true),
                     (point) -> {
                     });
             return timeline ? run : withoutTimeline(run);

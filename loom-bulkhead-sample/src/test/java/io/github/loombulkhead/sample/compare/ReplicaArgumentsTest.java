@@ -30,7 +30,7 @@ class ReplicaArgumentsTest {
         Scenario scenario = Scenario.from(properties);
         ReplicatedComparison comparison = new ReplicatedComparison(properties, scenario,
                 CalleeEndpoint.external(URI.create("http://localhost:8081")), mock(CalleeCalls.class),
-                new ReportWriter(), System.out, List.of(), false);
+                mock(ModeRunner.class), new ReportWriter(), System.out, List.of(), false);
         Scenario replica = Scenario.from(bind(comparison.arguments(0, 3, Path.of("gate"), List.of())
             .toArray(String[]::new)));
         assertThat(replica.requests()).isEqualTo(334);
@@ -42,6 +42,31 @@ class ReplicaArgumentsTest {
         assertThat(scenario.modeDeadline()).isEqualTo(Duration.ofSeconds(860));
         assertThat(replica.modeDeadline()).isEqualTo(Duration.ofSeconds(860))
             .isGreaterThanOrEqualTo(scenario.littlesLawBound());
+    }
+
+    @Test
+    void replicaWaitsForEachModeToStartAsLongAsTheComparisonMayTakeToStartIt() {
+        SampleProperties properties = bind("--loom.sample.run=compare", "--loom.sample.replicas=2",
+                "--loom.sample.replica.startup-timeout=300s", "--loom.sample.modes=thread-pool,loom-bulkhead");
+        Scenario scenario = Scenario.from(properties);
+        ReplicatedComparison comparison = new ReplicatedComparison(properties, scenario,
+                CalleeEndpoint.external(URI.create("http://localhost:8081")), mock(CalleeCalls.class),
+                mock(ModeRunner.class), new ReportWriter(), System.out, List.of(), false);
+        SampleProperties replica = bind(comparison.arguments(1, 2, Path.of("gate"), List.of()).toArray(String[]::new));
+        assertThat(replica.replica().startupTimeout()).isEqualTo(Duration.ofSeconds(300));
+        Duration deadline = Scenario.from(replica).modeDeadline();
+        // 1,000 requests in waves of 100, 1.3 s each, twice, plus 10 s: below the minute every mode has at least.
+        assertThat(deadline).isEqualTo(scenario.modeDeadline()).isEqualTo(Duration.ofMinutes(1));
+        Duration startupTimeout = properties.replica().startupTimeout();
+        // The first mode starts once every replica has started: the comparison waits 2 × 60 s + 300 s for them.
+        assertThat(ReplicaGate.readyWait(deadline, startupTimeout, true)).isEqualTo(Duration.ofSeconds(420));
+        assertThat(ReplicaGate.openWait(deadline, replica.replica().startupTimeout(), true))
+            .isEqualTo(Duration.ofSeconds(420));
+        // A later one once every replica ended the previous mode (2 × 60 s), the callee is idle (60 s) and every
+        // replica is ready (2 × 60 s).
+        assertThat(ReplicaGate.readyWait(deadline, startupTimeout, false)).isEqualTo(Duration.ofSeconds(120));
+        assertThat(ReplicaGate.openWait(deadline, replica.replica().startupTimeout(), false))
+            .isEqualTo(Duration.ofSeconds(300));
     }
 
     private static SampleProperties bind(String... arguments) {

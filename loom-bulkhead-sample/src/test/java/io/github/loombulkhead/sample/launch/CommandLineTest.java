@@ -87,6 +87,38 @@ class CommandLineTest {
     }
 
     @Test
+    void annotatedClientModeWithoutTheStarterIsRejectedBeforeAnyReplicaStarts() throws Exception {
+        Path reportDir = this.directory.resolve("report");
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
+                List.of("--loom.sample.run=compare", "--loom.sample.replicas=2", "--loom.bulkhead.enabled=false",
+                        "--loom.sample.modes=loom-bulkhead-http", "--loom.sample.report-dir=" + reportDir))) {
+            assertThat(sample.exitCode(TIMEOUT)).as(sample.output()).isEqualTo(SampleArgumentException.EXIT_CODE);
+            assertThat(sample.output()).contains("APPLICATION FAILED TO START")
+                .contains("loom.sample.modes contains loom-bulkhead-http, which cannot run")
+                .contains("spring.threads.virtual.enabled=true")
+                .doesNotContain("Callee started");
+        }
+        assertThat(reportDir.resolve("replica-0.log")).doesNotExist();
+    }
+
+    @Test
+    void replicaThatEndsBeforeTheFirstModeCouldNotStart() throws Exception {
+        List<String> arguments = new ArrayList<>(SMALL);
+        arguments.addAll(List.of("--loom.sample.run=compare", "--loom.sample.replicas=2",
+                "--loom.sample.replica.jvm-arguments=-XX:+NoSuchOptionAnywhere",
+                "--loom.sample.report-dir=" + this.directory.resolve("report")));
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY, arguments)) {
+            assertThat(sample.exitCode(TIMEOUT)).as(sample.output()).isEqualTo(ProcessStartException.EXIT_CODE);
+            assertThat(sample.output()).contains("APPLICATION FAILED TO START")
+                .contains("The replicas did not become ready for the first mode, thread-pool: Replica ")
+                .contains(" ended early, with exit code 1; last lines of its log ")
+                .contains("Unrecognized VM option 'NoSuchOptionAnywhere'")
+                .contains("--loom.sample.replica.jvm-arguments");
+            assertThat(sample.handle().descendants()).as("processes left behind").isEmpty();
+        }
+    }
+
+    @Test
     void takenCalleePortIsReported() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,

@@ -14,6 +14,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * report.html renders in headless Chromium: tables carry report.json's numbers and every chart draws, the limit
@@ -92,5 +93,16 @@ class ReportHtmlTest {
         assertThat(Files.readString(written.markdown())).contains("Replicas:")
             .contains("| loom-bulkhead | all | 1,000 | 937 | 63 | 93.7 % |")
             .contains("(callee served at once: 100) |");
+    }
+
+    @Test
+    void replicasChartWithoutItsTotalLineIsCaughtThoughTheLegendShowsItsColour() {
+        Report report = SampleReports.replicated();
+        ReportWriter.Written written = this.writer.write(report, temp.resolve("replicas-without-total"));
+        ReportPage page = ReportPage.open(chromium, written.html());
+        chromium.driver()
+            .executeScript("document.querySelectorAll(\"path[data-series='total']\").forEach((p) => p.remove())");
+        assertThatExceptionOfType(AssertionError.class).isThrownBy(page::assertReplicaTotalsPainted)
+            .withMessageContaining("[pixels of the total's colour, drawn last in chart replicaInFlight loom-bulkhead]");
     }
 }

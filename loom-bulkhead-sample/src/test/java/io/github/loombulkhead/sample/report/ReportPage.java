@@ -96,7 +96,15 @@ public final class ReportPage {
             assertThat(Integer.parseInt(total.getAttribute("data-max"))).isEqualTo(run.peakInFlight());
             WebElement limit = figure.findElement(By.cssSelector("svg path[data-series='limit']"));
             assertThat(limit.getAttribute("data-value")).isEqualTo(String.valueOf(report.scenario().limit()));
-            assertPainted(figure, "replicaInFlight " + run.mode(), TOTAL_COLOR, "the total's colour, drawn last");
+        }
+        assertReplicaTotalsPainted();
+    }
+
+    /** Every per-replica chart shows the sum of the replicas, in its colour, on screen. */
+    void assertReplicaTotalsPainted() {
+        for (WebElement figure : this.driver.findElements(By.cssSelector("#replica-charts figure"))) {
+            assertPainted(figure, "replicaInFlight " + figure.getAttribute("data-mode"), TOTAL_COLOR,
+                    "the total's colour, drawn last");
         }
     }
 
@@ -233,10 +241,14 @@ public final class ReportPage {
         assertPainted(figure, "limit", CAPACITY_COLOR, "the capacity's colour");
     }
 
-    /** {@code color} is really on screen inside the chart. */
+    /**
+     * {@code color} is really on screen inside the chart of {@code figure}: its {@code svg} only, without the
+     * figure's legend, whose swatches have the lines' colours.
+     */
     private void assertPainted(WebElement figure, String measure, int color, String what) {
-        this.driver.executeScript("arguments[0].scrollIntoView()", figure);
-        byte[] png = figure.getScreenshotAs(OutputType.BYTES);
+        WebElement chart = figure.findElement(By.cssSelector("svg[data-measure]"));
+        this.driver.executeScript("arguments[0].scrollIntoView()", chart);
+        byte[] png = chart.getScreenshotAs(OutputType.BYTES);
         try {
             BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
             int matching = 0;

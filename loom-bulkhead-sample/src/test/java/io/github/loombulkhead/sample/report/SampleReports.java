@@ -19,11 +19,11 @@ final class SampleReports {
     static Report threeModes() {
         return new Report(scenario(List.of("thread-pool", "virtual-unbounded", "loom-bulkhead"), List.of(), BOUND_MS),
                 List.of(run("thread-pool", 1_000, 0, 3_120, BOUND_MS, 131, 31, 0, 104_857_600L,
-                        timeline(32, 100, 131, 0, 0, (i) -> 100)),
+                        timeline(32, 1_000, 100, 131, 0, 0, (i) -> 100)),
                         run("virtual-unbounded", 200, 800, 520, BOUND_MS, 32, 31, 1_000, 0L,
-                                timeline(6, 1_000, 32, 1_000, 0, (i) -> null)),
+                                timeline(6, 1_000, 1_000, 32, 1_000, 0, (i) -> null)),
                         run("loom-bulkhead", 1_000, 0, 3_050, BOUND_MS, 33, 31, 100, 1_048_576L,
-                                timeline(31, 100, 33, 100, 1, (i) -> 100))));
+                                timeline(31, 1_000, 100, 33, 100, 1, (i) -> 100))));
     }
 
     /**
@@ -39,9 +39,9 @@ final class SampleReports {
         long bound = 1_967;
         return new Report(scenario(List.of("thread-pool", "loom-bulkhead-adaptive"), changes, bound),
                 List.of(run("thread-pool", 1_000, 0, 3_420, bound, 131, 31, 0, 104_857_600L,
-                        timeline(34, 100, 131, 0, 1, (i) -> 100)),
+                        timeline(34, 1_000, 100, 131, 0, 1, (i) -> 100)),
                         run("loom-bulkhead-adaptive", 998, 2, 3_500, bound, 31, 31, 1_000, 0L,
-                                timeline(limits.length, 190, 31, 1_000, 0, (i) -> limits[i - 1]))));
+                                timeline(limits.length, 1_000, 190, 31, 1_000, 0, (i) -> limits[i - 1]))));
     }
 
     /**
@@ -61,9 +61,9 @@ final class SampleReports {
         for (int i = 0; i < 3; i++) {
             int failed = 20 + i;
             perProcess.add(run("loom-bulkhead", shares[i] - failed, failed, 2_000 + i * 10, BOUND_MS, 33, 31, 100, 0L,
-                    timeline(20 + i, 100, 33, 100, 0, (p) -> 100)));
+                    timeline(20 + i, shares[i], 100, 33, 100, 0, (p) -> 100)));
             shared.add(run("loom-bulkhead-cluster", shares[i], 0, 1_600 + i * 10, BOUND_MS, 33, 31, 334, 0L,
-                    timeline(16 + i, 34, 33, 334, 0, (p) -> 33)));
+                    timeline(16 + i, shares[i], 34, 33, 334, 0, (p) -> 33)));
         }
         return new Report(scenario, List.of(ReplicaTotals.of(perProcess, BOUND_MS, 200),
                 ReplicaTotals.of(shared, BOUND_MS, 100)));
@@ -106,16 +106,16 @@ final class SampleReports {
     }
 
     /**
-     * A time series that rises to its peaks and comes back, with the stack measure on every fifth point and the
-     * limit of point {@code i} (1-based) from {@code limit}.
+     * A time series that rises to its peaks and comes back while {@code requests} end, with the stack measure on
+     * every fifth point and the limit of point {@code i} (1-based) from {@code limit}.
      */
-    private static List<TimelinePoint> timeline(int points, int inFlight, int threads, int virtual, int stackMb,
-            IntFunction<@Nullable Integer> limit) {
+    private static List<TimelinePoint> timeline(int points, int requests, int inFlight, int threads, int virtual,
+            int stackMb, IntFunction<@Nullable Integer> limit) {
         List<TimelinePoint> timeline = new ArrayList<>();
         for (int i = 1; i <= points; i++) {
             double phase = Math.sin(Math.PI * i / (points + 1));
             Long stack = (i % 5 == 0 || i == points) ? (long) (stackMb * 1_048_576L * phase * 100) : null;
-            timeline.add(new TimelinePoint(i * 100L, 1_000 * i / points, (int) (inFlight * phase),
+            timeline.add(new TimelinePoint(i * 100L, requests * i / points, (int) (inFlight * phase),
                     (int) (900 * (1 - (double) i / points)), 31 + (int) ((threads - 31) * phase),
                     (int) (virtual * phase), 40_000_000L + (long) (30_000_000 * phase), stack, limit.apply(i)));
         }

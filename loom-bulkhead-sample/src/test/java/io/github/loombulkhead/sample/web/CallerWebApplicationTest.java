@@ -5,12 +5,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import io.github.loombulkhead.sample.compare.ModeRunner;
 import io.github.loombulkhead.sample.mode.Modes;
 import io.github.loombulkhead.sample.report.RunReport;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,9 +51,24 @@ class CallerWebApplicationTest {
 
     private RestClient client;
 
+    private BulkheadConfig calleeBulkhead;
+
     @BeforeEach
     void client() {
         this.client = RestClient.create("http://localhost:" + this.port);
+    }
+
+    /** A run's {@code limit} (and its deadline) stay on the shared {@code callee} bulkhead: each test starts anew. */
+    @BeforeEach
+    void rememberCalleeBulkhead() {
+        this.calleeBulkhead = this.registry.bulkhead(Modes.HTTP_BULKHEAD_NAME).getConfig();
+    }
+
+    @AfterEach
+    void restoreCalleeBulkhead() {
+        Bulkhead callee = this.registry.bulkhead(Modes.HTTP_BULKHEAD_NAME);
+        callee.changeLimit(this.calleeBulkhead.getMaxConcurrentCalls());
+        callee.changeMaxWaitDuration(this.calleeBulkhead.getMaxWaitDuration());
     }
 
     @Test

@@ -62,10 +62,15 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
         if (bean instanceof AopInfrastructureBean) {
             return super.postProcessAfterInitialization(bean, beanName);
         }
-        Class<?> targetClass = BulkheadMethodInterceptor.annotatedClassOf(bean);
+        Class<?> targetClass = AopUtils.getTargetClass(bean);
         boolean eligible = isEligible(targetClass);
         if (eligible) {
             this.bulkheadAdvisor.validate(targetClass);
+        }
+        Class<?> proxyClass = BulkheadMethodInterceptor.annotatedClassOf(bean);
+        if (proxyClass != targetClass && isEligible(proxyClass)) {
+            // An interface proxy whose target implements only some of its interfaces (a Spring Data repository).
+            this.bulkheadAdvisor.validate(proxyClass);
         }
         Object proxy = super.postProcessAfterInitialization(bean, beanName);
         if (eligible && AopUtils.isCglibProxy(proxy)) {

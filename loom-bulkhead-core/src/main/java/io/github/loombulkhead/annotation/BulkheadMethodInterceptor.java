@@ -64,7 +64,8 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
      */
     static Class<?> annotatedClassOf(Object bean) {
         Class<?> targetClass = AopUtils.getTargetClass(bean);
-        if (Proxy.isProxyClass(bean.getClass())) {
+        if (Proxy.isProxyClass(bean.getClass()) && targetClass != bean.getClass()) {
+            // A Spring interface proxy (it knows its target's class): its user interfaces, without Spring's own.
             for (Class<?> userInterface : AopProxyUtils.proxiedUserInterfaces(bean)) {
                 if (!userInterface.isAssignableFrom(targetClass)) {
                     return bean.getClass();

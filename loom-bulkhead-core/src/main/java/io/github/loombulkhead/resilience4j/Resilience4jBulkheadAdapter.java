@@ -115,14 +115,13 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
     /**
      * As resilience4j's {@code SemaphoreBulkhead}: waits in the loom queue up to the maximum wait and returns
      * {@code false} when refused (counted by the loom bulkhead, published as a rejection). resilience4j calls it for
-     * {@code executeCompletionStage}, {@code decorateCompletionStage} and {@code decorateFuture}, on the caller's
-     * thread. Interrupted while waiting: {@code false}, with the interrupt flag set.
+     * {@code executeCompletionStage}, {@code decorateCompletionStage} and {@code decorateFuture}, and its Reactor and
+     * RxJava operators on subscription, on the calling thread: give a bulkhead used from an event loop a maximum wait
+     * of 0 (resilience4j's own default; loom's is 60 s). Interrupted while waiting: {@code false}, with the interrupt
+     * flag set.
      */
     @Override
     public boolean tryAcquirePermission() {
-        if (this.delegate.tryAcquirePermit()) {
-            return true;
-        }
         try {
             this.delegate.acquirePermit();
             return true;

@@ -45,6 +45,26 @@ class InterfaceProxyBeanTest {
             .withMessageContaining("findLater");
     }
 
+    @Test
+    void anAnnotatedTargetBehindAProxyWithAnExtraInterfaceIsStillCheckedAtStartup() {
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        BulkheadRegistry registry = this.registry;
+        context.registerBean(BulkheadAnnotationBeanPostProcessor.class,
+                () -> new BulkheadAnnotationBeanPostProcessor(registry));
+        context.registerBean("introduced", BaseRepository.class, () -> {
+            // An introduction: the proxy has an interface its (annotated) target does not implement.
+            ProxyFactory factory = new ProxyFactory(new BadImplementation());
+            factory.addInterface(Extra.class);
+            factory.addAdvice((MethodInterceptor) (invocation) -> invocation.getMethod().getName().equals("extra")
+                    ? "extra" : invocation.proceed());
+            return (BaseRepository) factory.getProxy();
+        });
+        assertThatExceptionOfType(BeanCreationException.class).isThrownBy(context::refresh)
+            .havingRootCause()
+            .withMessageContaining("later");
+        context.close();
+    }
+
     private AnnotationConfigApplicationContext context(Class<? extends BaseRepository> repositoryInterface) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         BulkheadRegistry registry = this.registry;
@@ -87,6 +107,24 @@ class InterfaceProxyBeanTest {
     public interface BadRepository extends BaseRepository {
 
         java.util.concurrent.Future<Integer> findLater();
+    }
+
+    public interface Extra {
+
+        String extra();
+    }
+
+    @Bulkhead("repo")
+    public static class BadImplementation implements BaseRepository {
+
+        @Override
+        public long count() {
+            return 0;
+        }
+
+        public java.util.concurrent.Future<Integer> later() {
+            return java.util.concurrent.CompletableFuture.completedFuture(1);
+        }
     }
 
     static final class BaseImplementation implements BaseRepository {

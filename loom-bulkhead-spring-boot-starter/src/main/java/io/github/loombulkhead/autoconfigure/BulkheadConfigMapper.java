@@ -206,15 +206,12 @@ public final class BulkheadConfigMapper {
     }
 
     private InvalidBulkheadPropertyException invalid(String key, Object value, String reason, String fix) {
-        ConfigurationProperty property = this.sources.apply(key);
-        String origin = (property != null && property.getOrigin() != null) ? property.getOrigin().toString() : null;
-        return new InvalidBulkheadPropertyException(key, written(key, value), origin, reason, fix);
+        return InvalidBulkheadPropertyException.of(this.sources, key, value, reason, fix);
     }
 
     /** The value as the user wrote it (e.g. {@code -5s}), or the bound value when no property source has it. */
     private Object written(String key, Object bound) {
-        ConfigurationProperty property = this.sources.apply(key);
-        return (property != null && property.getValue() != null) ? property.getValue() : bound;
+        return InvalidBulkheadPropertyException.written(this.sources.apply(key), bound);
     }
 
     /** A value and the property it came from. */

@@ -1,5 +1,7 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.util.function.Function;
+
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.core.env.Environment;
 
@@ -37,10 +39,20 @@ public class InvalidBulkheadPropertyException extends RuntimeException {
      */
     public static InvalidBulkheadPropertyException of(Environment environment, String property, Object bound,
             String reason, String fix) {
-        ConfigurationProperty written = new PropertyOrigins(environment).apply(property);
-        Object value = (written != null && written.getValue() != null) ? written.getValue() : bound;
+        return of(new PropertyOrigins(environment), property, bound, reason, fix);
+    }
+
+    /** {@link #of(Environment, String, Object, String, String)} with the properties as {@code sources} finds them. */
+    static InvalidBulkheadPropertyException of(Function<String, ConfigurationProperty> sources, String property,
+            Object bound, String reason, String fix) {
+        ConfigurationProperty written = sources.apply(property);
         String origin = (written != null && written.getOrigin() != null) ? written.getOrigin().toString() : null;
-        return new InvalidBulkheadPropertyException(property, value, origin, reason, fix);
+        return new InvalidBulkheadPropertyException(property, written(written, bound), origin, reason, fix);
+    }
+
+    /** The value as the user wrote it (e.g. {@code -5s}), or {@code bound} when no property source has it. */
+    static Object written(ConfigurationProperty written, Object bound) {
+        return (written != null && written.getValue() != null) ? written.getValue() : bound;
     }
 
     /** The full property name, e.g. {@code loom.bulkhead.instances.callee.max-concurrent-calls}. */

@@ -148,12 +148,14 @@ final class PropertyKeys {
                 key.add(new Segment(singular(key.get(key.size() - 1).name()), true));
                 value = value.asMap().getGeneric(1);
             }
-            else if (List.class.isAssignableFrom(value.toClass()) && isNested(value.asCollection().getGeneric(0).toClass())) {
-                // A list of groups, e.g. the server's routes: an index, then the group's keys.
+            else if (List.class.isAssignableFrom(value.toClass())
+                    && value.asCollection().getGeneric(0).toClass().getEnclosingClass() == group) {
+                // A list of this group's own entries, e.g. the server's routes: an index, then the entry's keys.
                 key.add(new Segment(INDEX, true));
                 value = value.asCollection().getGeneric(0);
             }
-            if (isNested(value.toClass()) || field.isAnnotationPresent(NestedConfigurationProperty.class)) {
+            if (isNested(value.toClass()) || field.isAnnotationPresent(NestedConfigurationProperty.class)
+                    || segmentIsIndex(key)) {
                 collect(value.toClass(), key);
             }
             else {
@@ -162,13 +164,13 @@ final class PropertyKeys {
         }
     }
 
-    /**
-     * Whether {@code candidate} is a group of keys: a class of the properties class's package or below (a nested class
-     * of it, or of a group of its own such as the server's), not an enum.
-     */
+    private static boolean segmentIsIndex(List<Segment> key) {
+        return key.get(key.size() - 1).name().equals(INDEX);
+    }
+
+    /** Whether {@code candidate} is a group of keys: a nested class of the properties class. */
     private boolean isNested(Class<?> candidate) {
-        return candidate != null && candidate.getName().startsWith(this.type.getPackageName() + ".")
-                && !candidate.isEnum();
+        return candidate.getName().startsWith(this.type.getName() + "$") && !candidate.isEnum();
     }
 
     /** Matches {@code elements[e..]} against {@code key[k..]}: a map key takes one element or more, as written. */
@@ -177,6 +179,13 @@ final class PropertyKeys {
             return (e == elements.size()) ? new Match(0, "") : null;
         }
         Segment segment = key.get(k);
+        if (segment.name().equals(INDEX)) {
+            if (e == elements.size() || !elements.get(e).matches("[0-9]+")) {
+                return null;
+            }
+            Match rest = match(key, k + 1, elements, e + 1);
+            return (rest != null) ? new Match(rest.edits(), "[" + elements.get(e) + "]" + rest.text()) : null;
+        }
         if (segment.isMapKey()) {
             Match best = null;
             for (int end = e + 1; end <= elements.size(); end++) {

@@ -37,11 +37,12 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
         }
         PropertyKeys keys = new PropertyKeys(bind.getName(), LoomBulkheadProperties.class);
         Set<ConfigurationProperty> unknown = cause.getUnboundProperties();
-        ConfigurationPropertyName first = unknown.iterator().next().getName();
+        ConfigurationProperty first = unknown.iterator().next();
         StringBuilder description = new StringBuilder((unknown.size() > 1)
                 ? "Unknown bulkhead configuration properties:\n"
-                : keys.isKey(first) ? "Bulkhead configuration property '" + first + "' has an empty value:\n"
-                        : "Unknown bulkhead configuration property '" + first + "':\n");
+                : isEmptyValueOfAKey(keys, first)
+                        ? "Bulkhead configuration property '" + first.getName() + "' has an empty value:\n"
+                        : "Unknown bulkhead configuration property '" + first.getName() + "':\n");
         StringBuilder action = new StringBuilder();
         for (ConfigurationProperty property : unknown) {
             Advice advice = advise(keys, property);
@@ -60,7 +61,7 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
     private static Advice advise(PropertyKeys keys, ConfigurationProperty property) {
         String key = property.getName().toString();
         ConfigurationPropertyName name = property.getName();
-        if (keys.isKey(name)) {
+        if (isEmptyValueOfAKey(keys, property)) {
             // Spring Boot binds an empty value ("key=", a YAML key with only a comment) as no value: unbound.
             return new Advice("the key is valid but its value is empty, which Spring Boot binds as no value",
                     "Give '" + key + "' a value, or remove it to keep the default.");
@@ -75,7 +76,7 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
         }
         String nearest = keys.nearest(property.getName());
         if (nearest != null) {
-            String reason = (nearest.contains("[") && !key.contains("["))
+            String reason = (nearest.matches(".*\\[[^]]*\\.[^]]*].*") && !key.contains("["))
                     ? "no such key; a name containing dots goes in brackets: did you mean '" + nearest + "'?"
                     : "no such key; did you mean '" + nearest + "'?";
             return new Advice(reason,
@@ -89,6 +90,12 @@ class UnknownBulkheadPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unb
         PropertyKeys.Siblings siblings = keys.siblings(property.getName());
         return new Advice("no such key; '" + siblings.parent() + "' has the keys " + String.join(", ", siblings.names()),
                 "Remove '" + key + "' or use one of the keys of '" + siblings.parent() + "'.");
+    }
+
+    /** Whether {@code property} is a valid key that Spring Boot left unbound because its value is empty. */
+    private static boolean isEmptyValueOfAKey(PropertyKeys keys, ConfigurationProperty property) {
+        Object value = property.getValue();
+        return (value == null || value.toString().isEmpty()) && keys.isKey(property.getName());
     }
 
     private record Advice(String reason, String action) {

@@ -109,6 +109,16 @@ class UnknownBulkheadPropertyFailureAnalyzerTest {
     }
 
     @Test
+    void aListIndexIsANumberAndNeedsNoBracketsAdvice() {
+        FailureAnalysis unbracketed = analyze("loom.bulkhead.server.routes.0.patern=/reports/**",
+                "loom.bulkhead.server.routes.0.bulkhead=reports");
+        assertThat(unbracketed.getDescription())
+            .contains("Reason: no such key; did you mean 'loom.bulkhead.server.routes[0].pattern'?");
+        FailureAnalysis named = analyze("loom.bulkhead.server.routes.reports.pattern=/reports/**");
+        assertThat(named.getDescription()).doesNotContain("empty value").doesNotContain("routes[reports]");
+    }
+
+    @Test
     void aValidKeyWithAnEmptyValueSaysSoInsteadOfNoSuchKey() {
         FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=");
         assertThat(analysis.getDescription()).doesNotContain("no such key")

@@ -40,11 +40,11 @@ public class BulkheadClusterEndpoint {
     /**
      * One cluster bulkhead, or 404 if there is none of that name; addressed by its name written as is, slashes
      * included, as in {@code /actuator/bulkheads}.
-     * @param name the name's path segments (see {@link BulkheadPaths})
+     * @param nameSegments the name's path segments (see {@link BulkheadPaths})
      */
     @ReadOperation
-    public @Nullable ClusterBulkheadDescriptor bulkhead(@Selector(match = Match.ALL_REMAINING) String... name) {
-        return BulkheadPaths.find(name, this.cluster::find, this.cluster.getAll(), ClusterBulkhead::getName)
+    public @Nullable ClusterBulkheadDescriptor bulkhead(@Selector(match = Match.ALL_REMAINING) String... nameSegments) {
+        return BulkheadPaths.find(nameSegments, this.cluster::find, this.cluster.getAll(), ClusterBulkhead::getName)
             .map(ClusterBulkheadDescriptor::of)
             .orElse(null);
     }

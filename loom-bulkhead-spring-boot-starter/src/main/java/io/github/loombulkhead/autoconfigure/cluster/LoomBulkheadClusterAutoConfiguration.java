@@ -71,7 +71,8 @@ public final class LoomBulkheadClusterAutoConfiguration {
             try {
                 properties.getInstances().forEach((name, instance) -> {
                     if (instance.getCluster().isEnabled()) {
-                        cluster.attach(registry.bulkhead(name), clusterConfig(environment, name, instance.getCluster()));
+                        cluster.attach(registry.bulkhead(name),
+                                clusterConfig(environment, name, instance.getCluster()));
                     }
                 });
             }

@@ -13,7 +13,7 @@ import org.springframework.util.StringUtils;
  * Finds a bulkhead by the path segments of an endpoint request ({@code @Selector(match = ALL_REMAINING)}). The web
  * layers split the path at every slash and drop empty segments, so {@code https://host:443} arrives as
  * {@code ["https:", "host:443"]}: a name matches when it splits into the same segments. An exact name wins over such
- * a match; two such matches are refused.
+ * a match; two such matches are refused. Shared by the starter's endpoints; not meant for applications.
  */
 public final class BulkheadPaths {
 
@@ -34,9 +34,12 @@ public final class BulkheadPaths {
             return named;
         }
         List<String> requested = segments(path);
-        List<T> matches = all.stream().filter((candidate) -> segments(nameOf.apply(candidate)).equals(requested)).toList();
+        List<T> matches = all.stream()
+            .filter((candidate) -> segments(nameOf.apply(candidate)).equals(requested))
+            .toList();
         if (matches.size() > 1) {
-            String message = "'" + path + "' matches several bulkheads " + matches.stream().map(nameOf).sorted().toList()
+            String message = "'" + path + "' matches several bulkheads "
+                    + matches.stream().map(nameOf).sorted().toList()
                     + "; they differ only in repeated slashes, which a URL path cannot keep";
             throw new InvalidEndpointRequestException(message, message);
         }

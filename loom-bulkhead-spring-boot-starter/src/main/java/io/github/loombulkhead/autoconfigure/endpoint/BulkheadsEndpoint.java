@@ -59,28 +59,29 @@ public class BulkheadsEndpoint {
 
     /**
      * One bulkhead, or 404 if there is none of that name.
-     * @param name the name's path segments (see {@link #find(String[])})
+     * @param nameSegments the name's path segments (see {@link BulkheadPaths}); a name no request key uses, since
+     * Spring Boot lets a query or body key replace a path variable of the same name
      */
     @ReadOperation
-    public @Nullable BulkheadDescriptor bulkhead(@Selector(match = Match.ALL_REMAINING) String[] name) {
-        return find(name).map(BulkheadDescriptor::of).orElse(null);
+    public @Nullable BulkheadDescriptor bulkhead(@Selector(match = Match.ALL_REMAINING) String[] nameSegments) {
+        return find(nameSegments).map(BulkheadDescriptor::of).orElse(null);
     }
 
     /**
      * The write as the web layers call it: every value arrives as written (a JSON number as its digits) and is parsed
-     * here, so a bad one is refused naming the field. A {@code name} in the body or the query string must be the
-     * addressed bulkhead's: Spring Boot would otherwise let it replace the path's name and change another bulkhead. The settings a running bulkhead cannot change are refused by name instead
-     * of being ignored.
-     * @param bulkhead the name's path segments (see {@link #find(String[])})
+     * here, so a bad one is refused naming the field. A {@code name} in the body or the query string (a read's JSON
+     * sent back edited) must be the addressed bulkhead's. The settings a running bulkhead cannot change are refused
+     * by name instead of being ignored.
+     * @param nameSegments the name's path segments (see {@link #bulkhead(String[])})
      * @throws InvalidEndpointRequestException (400) naming what was wrong; nothing is changed then
      */
     @WriteOperation
-    public BulkheadDescriptor write(@Selector(match = Match.ALL_REMAINING) String[] bulkhead, @Nullable String name,
-            @Nullable String maxConcurrentCalls, @Nullable String maxWaitDuration, @Nullable String queueCapacity,
-            @Nullable String fair) {
-        String addressed = find(bulkhead).map(Bulkhead::getName).orElse(String.join("/", bulkhead));
-        if (name != null && !name.equals(addressed)) {
-            throw invalid("The request names bulkhead '" + name + "' but is addressed to '" + addressed
+    public BulkheadDescriptor write(@Selector(match = Match.ALL_REMAINING) String[] nameSegments,
+            @Nullable String name, @Nullable String maxConcurrentCalls, @Nullable String maxWaitDuration,
+            @Nullable String queueCapacity, @Nullable String fair) {
+        Bulkhead bulkhead = existing(nameSegments);
+        if (name != null && !name.equals(bulkhead.getName())) {
+            throw invalid("The request names bulkhead '" + name + "' but is addressed to '" + bulkhead.getName()
                     + "'; write to /actuator/bulkheads/" + name + " to change '" + name + "'; nothing changed");
         }
         List<String> fixed = new ArrayList<>();
@@ -91,7 +92,7 @@ public class BulkheadsEndpoint {
             fixed.add("fair");
         }
         if (!fixed.isEmpty()) {
-            String key = BulkheadConfigMapper.instanceKey(addressed);
+            String key = BulkheadConfigMapper.instanceKey(bulkhead.getName());
             throw invalid(String.join(" and ", fixed) + " cannot be changed at runtime; set "
                     + String.join(" and ", fixed.stream().map((field) -> key + "." + propertyName(field)).toList())
                     + " and restart; nothing changed");
@@ -103,15 +104,22 @@ public class BulkheadsEndpoint {
      * Changes the ceiling and/or the maximum wait of one existing bulkhead. {@code maxConcurrentCalls} is the
      * ceiling: a static bulkhead's limit; an adaptive one's algorithm restarts below it from its current limit.
      * The response's {@code change} says which.
-     * @param name the name's path segments (see {@link #find(String[])})
+     * @param nameSegments the name's path segments (see {@link #bulkhead(String[])})
      * @throws InvalidEndpointRequestException (400) for an unknown bulkhead, no change requested or an
      * invalid value; nothing is changed then
      */
-    public BulkheadDescriptor update(String[] name, @Nullable Integer maxConcurrentCalls,
+    public BulkheadDescriptor update(String[] nameSegments, @Nullable Integer maxConcurrentCalls,
             @Nullable Duration maxWaitDuration) {
-        Bulkhead bulkhead = find(name).orElseThrow(() -> invalid(
-                "No bulkhead named '" + String.join("/", name) + "'; existing bulkheads: "
-                        + bulkheads().bulkheads().keySet()));
+        return update(existing(nameSegments), maxConcurrentCalls, maxWaitDuration);
+    }
+
+    private Bulkhead existing(String[] nameSegments) {
+        return find(nameSegments).orElseThrow(() -> invalid("No bulkhead named '" + String.join("/", nameSegments)
+                + "'; existing bulkheads: " + bulkheads().bulkheads().keySet()));
+    }
+
+    private BulkheadDescriptor update(Bulkhead bulkhead, @Nullable Integer maxConcurrentCalls,
+            @Nullable Duration maxWaitDuration) {
         if (maxConcurrentCalls == null && maxWaitDuration == null) {
             throw invalid("Nothing to change: give maxConcurrentCalls and/or maxWaitDuration (e.g. 30s)");
         }
@@ -142,8 +150,8 @@ public class BulkheadsEndpoint {
             return Integer.valueOf(value.trim());
         }
         catch (NumberFormatException ex) {
-            throw invalid("maxConcurrentCalls must be a whole number from 1 to " + Integer.MAX_VALUE + " but was "
-                    + value + "; nothing changed");
+            throw invalid("maxConcurrentCalls must be a whole number from 1 to " + Integer.MAX_VALUE + " but was '"
+                    + value + "'; nothing changed");
         }
     }
 
@@ -154,14 +162,14 @@ public class BulkheadsEndpoint {
         String trimmed = value.trim();
         if (trimmed.matches("[-+]?\\d+")) {
             // Spring Boot would read it as milliseconds; someone meaning seconds would cut every wait a thousandfold.
-            throw invalid("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was " + value + "; nothing changed");
+            throw invalid("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was '" + value + "'; nothing changed");
         }
         try {
             return DurationStyle.detectAndParse(trimmed);
         }
         catch (IllegalArgumentException ex) {
-            throw invalid("maxWaitDuration must be a duration such as 30s, 500ms or PT30S but was " + value
-                    + "; nothing changed");
+            throw invalid("maxWaitDuration must be a duration such as 30s, 500ms or PT30S but was '" + value
+                    + "'; nothing changed");
         }
     }
 
@@ -210,8 +218,9 @@ public class BulkheadsEndpoint {
     }
 
     /** The bulkhead named by the path segments of a request (see {@link BulkheadPaths}). */
-    private Optional<Bulkhead> find(String[] segments) {
-        return BulkheadPaths.find(segments, this.registry::find, this.registry.getAllBulkheads(), Bulkhead::getName);
+    private Optional<Bulkhead> find(String[] nameSegments) {
+        return BulkheadPaths.find(nameSegments, this.registry::find, this.registry.getAllBulkheads(),
+                Bulkhead::getName);
     }
 
     private static InvalidEndpointRequestException invalid(String message) {

@@ -241,8 +241,8 @@ class LoomBulkheadClusterAutoConfigurationTest {
                     // The value as written and where, as for every other loom.bulkhead property.
                     assertThat(ex.getValue()).isEqualTo("100ms");
                     assertThat(ex.getOrigin()).isNotNull();
-                    assertThat(ex.getReason()).isEqualTo(
-                            "leaseDuration must be at least 300 ms (leases are renewed three times per lease) but was PT0.1S");
+                    assertThat(ex.getReason()).isEqualTo("leaseDuration must be at least 300 ms (leases are renewed "
+                            + "three times per lease) but was PT0.1S");
                 }));
     }
 
@@ -252,7 +252,8 @@ class LoomBulkheadClusterAutoConfigurationTest {
             .run((context) -> assertThat(context).getFailure()
                 .rootCause()
                 .isInstanceOf(InvalidBulkheadPropertyException.class)
-                .hasMessageStartingWith("Invalid value '-1s' for property 'loom.bulkhead.instances.callee.cluster.idle-linger' (")
+                .hasMessageStartingWith(
+                        "Invalid value '-1s' for property 'loom.bulkhead.instances.callee.cluster.idle-linger' (")
                 .hasMessageEndingWith("): idle leases cannot linger for a negative time"));
     }
 }

@@ -137,11 +137,20 @@ class BulkheadsEndpointWriteAccessTest {
         assertThat(body.body()).contains("The request names bulkhead 'z' but is addressed to 'y'");
         Response query = post("/bulkheads/y?name=z", "{\"maxConcurrentCalls\": 60}");
         assertThat(query.status()).isEqualTo(400);
-        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
+        // The path's own parameter: Spring Boot would let a key of the same name replace it.
+        assertThat(post("/bulkheads/y?bulkhead=z", "{\"bulkhead\": \"z\", \"maxConcurrentCalls\": 60}").status())
+            .isEqualTo(200);
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(60);
         assertThat(this.registry.bulkhead("z").getConfig().getMaxConcurrentCalls()).isEqualTo(100);
         // Its own name, as a read shows it, is fine.
         assertThat(post("/bulkheads/y", "{\"name\": \"y\", \"maxConcurrentCalls\": 6}").status()).isEqualTo(200);
         assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(6);
+    }
+
+    @Test
+    void aWriteToAnUnknownBulkheadSaysSoWhateverElseItCarries() {
+        assertThat(post("/bulkheads/nope", "{\"name\": \"x\", \"queueCapacity\": 3}").body())
+            .contains("No bulkhead named 'nope'");
     }
 
     @Test
@@ -158,7 +167,7 @@ class BulkheadsEndpointWriteAccessTest {
         for (String wait : new String[] { "30", "\"30\"" }) {
             Response response = post("/bulkheads/y", "{\"maxWaitDuration\": " + wait + "}");
             assertThat(response.status()).isEqualTo(400);
-            assertThat(response.body()).contains("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was 30");
+            assertThat(response.body()).contains("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was '30'");
         }
         assertThat(this.registry.bulkhead("y").getConfig().getMaxWaitDuration()).hasSeconds(10);
     }
@@ -170,7 +179,8 @@ class BulkheadsEndpointWriteAccessTest {
         for (String limit : new String[] { "7.9", "\"abc\"", "true", "3000000000" }) {
             Response response = post("/bulkheads/y", "{\"maxConcurrentCalls\": " + limit + "}");
             assertThat(response.status()).isEqualTo(400);
-            assertThat(response.body()).contains("maxConcurrentCalls must be a whole number from 1 to 2147483647 but was");
+            assertThat(response.body())
+                .contains("maxConcurrentCalls must be a whole number from 1 to 2147483647 but was '");
         }
         assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
     }

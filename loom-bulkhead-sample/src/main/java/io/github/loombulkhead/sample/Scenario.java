@@ -43,7 +43,7 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
         SampleProperties.Callee callee = properties.callee();
         List<Mode> modes = (properties.modes() != null)
                 ? properties.modes().stream().map((id) -> Mode.fromId(id).orElseThrow()).toList()
-                : defaultModes();
+                : Mode.defaults();
         return new Scenario(scale, orElse(properties.requests(), scale.requests()),
                 orElse(properties.limit(), scale.limit()), orElse(callee.capacity(), scale.calleeCapacity()),
                 orElse(callee.latency(), scale.calleeLatency()), orElse(properties.readTimeout(), scale.readTimeout()),
@@ -51,13 +51,18 @@ public record Scenario(Scale scale, int requests, int limit, int calleeCapacity,
                 properties.replica().modeDeadline());
     }
 
-    /** The default modes, saying which ones this JDK leaves out and why. */
-    private static List<Mode> defaultModes() {
+    /**
+     * Says which modes this JDK leaves out of a comparison that runs the default modes, and why; called once by the
+     * comparison that runs them.
+     */
+    public static void warnOfModesLeftOut(SampleProperties properties) {
+        if (properties.modes() != null) {
+            return;
+        }
         int jdk = Runtime.version().feature();
         for (Mode mode : Mode.values()) {
             mode.whyNotOn(jdk).ifPresent((reason) -> logger.warn(mode + " is left out of the comparison: " + reason));
         }
-        return Mode.defaults();
     }
 
     /** The callee's capacity over a mode. */

@@ -62,6 +62,7 @@ public final class Comparison {
      * the report; returns it with the files' locations.
      */
     public Outcome run() {
+        Scenario.warnOfModesLeftOut(this.properties);
         this.runner.checkRunnable(this.scenario.modes());
         this.callee.start();
         ScenarioReport scenarioReport = scenarioReport();

@@ -87,6 +87,7 @@ public final class ReplicatedComparison {
      * @throws ProcessStartException when a replica ended, or was not ready, before the first mode
      */
     public Comparison.Outcome run() {
+        Scenario.warnOfModesLeftOut(this.properties);
         this.runner.checkRunnable(this.scenario.modes(), !this.redisConfigured);
         int replicas = this.properties.replicas();
         Path reportDir = this.properties.reportDir();

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.github.loombulkhead.sample.Mode;
+import io.github.loombulkhead.sample.SampleArgumentException;
 import io.github.loombulkhead.sample.SampleProperties;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeClientConfiguration;
@@ -92,6 +93,10 @@ class CallerController {
             return timeline ? run : withoutTimeline(run);
         }
         catch (RunInProgressException ex) {
+            throw new ResponseStatusException(HttpStatus.CONFLICT, ex.getMessage(), ex);
+        }
+        catch (SampleArgumentException ex) {
+            // The callee does not run the scenario this application describes (e.g. another latency).
             throw new ResponseStatusException(HttpStatus.CONFLICT, ex.getMessage(), ex);
         }
     }

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.sample.CapacityChange;
 import io.github.loombulkhead.sample.LoomBulkheadSampleApplication;
+import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.report.Chromium;
 import io.github.loombulkhead.sample.report.Report;
 import io.github.loombulkhead.sample.report.ReportPage;
@@ -53,13 +54,17 @@ class AdaptiveComparisonTest {
 
     private static Map<String, RunReport> runs;
 
+    /** Both, but the Netflix one only where it can run (JDK 24+). */
+    private static final String MODES = Mode.NETFLIX_AIMD.whyNotOn(Runtime.version().feature()).isEmpty()
+            ? "loom-bulkhead-adaptive,netflix-aimd" : "loom-bulkhead-adaptive";
+
     @BeforeAll
     static void runComparison() {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(LoomBulkheadSampleApplication.class)
             .run("--loom.sample.run=compare", "--loom.sample.requests=" + REQUESTS, "--loom.sample.callee.capacity=40",
                     "--loom.sample.callee.latency=200ms", "--loom.sample.callee.capacity-changes=20@1s",
                     "--loom.sample.adaptive.max-limit=" + MAX_LIMIT, "--loom.sample.read-timeout=5s",
-                    "--loom.sample.connect-timeout=2s", "--loom.sample.modes=loom-bulkhead-adaptive,netflix-aimd",
+                    "--loom.sample.connect-timeout=2s", "--loom.sample.modes=" + MODES,
                     "--loom.sample.warmup-requests=100", "--loom.sample.progress=false",
                     "--loom.sample.report-dir=" + reportDir)) {
             report = new ReportWriter().read(reportDir.resolve("report.json"));

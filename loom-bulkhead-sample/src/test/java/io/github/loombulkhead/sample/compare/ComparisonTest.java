@@ -132,8 +132,7 @@ class ComparisonTest {
             assertThat(runs.get(mode.id()).timeline()).extracting(TimelinePoint::limit).as(mode + " limit")
                 .containsOnly(LIMIT);
         }
-        for (Mode mode : List.of(Mode.LOOM_BULKHEAD_ADAPTIVE, Mode.NETFLIX_GRADIENT2, Mode.NETFLIX_VEGAS,
-                Mode.NETFLIX_AIMD)) {
+        for (Mode mode : Mode.defaults().stream().filter(Mode::isAdaptive).toList()) {
             assertThat(runs.get(mode.id()).timeline()).extracting(TimelinePoint::limit).as(mode + " limit")
                 .doesNotContainNull()
                 .allSatisfy((limit) -> assertThat(limit).isBetween(1, report.scenario().adaptiveMaxLimit()));

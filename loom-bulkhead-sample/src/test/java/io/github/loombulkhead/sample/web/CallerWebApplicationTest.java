@@ -4,11 +4,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
+import io.github.loombulkhead.sample.Mode;
 import io.github.loombulkhead.sample.compare.ModeRunner;
 import io.github.loombulkhead.sample.mode.Modes;
 import io.github.loombulkhead.sample.report.RunReport;
@@ -102,7 +104,11 @@ class CallerWebApplicationTest {
 
     @Test
     void adaptiveModesRunInTheWebApplicationAndReportTheirLimitOverTime() {
-        for (String mode : new String[] { "loom-bulkhead-adaptive", "netflix-gradient2" }) {
+        // The Netflix mode where it can run (JDK 24+).
+        for (String mode : Stream.of(Mode.LOOM_BULKHEAD_ADAPTIVE, Mode.NETFLIX_GRADIENT2)
+            .filter(Mode.defaults()::contains)
+            .map(Mode::id)
+            .toList()) {
             RunReport run = get("/api/test/" + mode + "?requests=20&timeline=true", RunReport.class).getBody();
             assertThat(run).isNotNull();
             assertThat(run.succeeded()).as(mode).isEqualTo(20);

@@ -274,6 +274,16 @@ public final class Bulkhead {
         return this.permits.active();
     }
 
+    /**
+     * A call that holds a permit of this bulkhead starts now. An adaptive bulkhead tells its algorithm (which watches
+     * how long the calls in flight take, before they complete) and returns the calls holding a permit now, this one
+     * included, for the call's sample; a static bulkhead returns {@code -1}. A call started this way ends with
+     * {@link #onComplete(long, long, int, Outcome)}, passing the count returned here and the time since this call.
+     */
+    public int callStarted() {
+        return this.limits.started();
+    }
+
     /** Calls or tasks waiting for a permit now. */
     public int getWaitingCount() {
         return this.permits.waiting();

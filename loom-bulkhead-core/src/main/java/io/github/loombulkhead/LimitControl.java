@@ -78,6 +78,20 @@ final class LimitControl {
     }
 
     /**
+     * A call holding a permit starts: an adaptive bulkhead's algorithm hears of it.
+     * @return the calls holding a permit now, or {@code -1} for a static bulkhead
+     */
+    int started() {
+        LimitAlgorithm current = this.algorithm;
+        if (current == null) {
+            return -1;
+        }
+        int inflight = this.permits.active();
+        current.onStart(System.nanoTime(), inflight);
+        return inflight;
+    }
+
+    /**
      * Gives the permit of a call that ran back and counts it; an adaptive bulkhead's algorithm takes the call as a
      * sample, with the calls in flight when it got its permit ({@code -1} if unknown: the count now).
      */
@@ -87,9 +101,17 @@ final class LimitControl {
         int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
         this.permits.release();
         this.statistics.completed(this.owner, executionNanos);
-        if (current != null && outcome != Outcome.IGNORED && rttNanos > 0) {
-            // The call got its permit executionNanos ago. A round trip of 0 was not measured: no sample.
-            sample(current, System.nanoTime() - executionNanos, rttNanos, inflight, outcome);
+        if (current == null) {
+            return;
+        }
+        // The call got its permit executionNanos ago.
+        long startNanos = System.nanoTime() - executionNanos;
+        if (outcome != Outcome.IGNORED && rttNanos > 0) {
+            sample(current, startNanos, rttNanos, inflight, outcome);
+        }
+        else if (inflightAtStart > 0) {
+            // No sample (ignored, or a round trip of 0: not measured), but a call reported by started() has ended.
+            current.onSample(startNanos, Math.max(0, rttNanos), inflight, Outcome.IGNORED);
         }
     }
 

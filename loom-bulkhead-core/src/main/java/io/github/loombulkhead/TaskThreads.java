@@ -70,7 +70,7 @@ final class TaskThreads {
         Thread current = Thread.currentThread();
         this.lifecycle.running(current);
         long startedAt = System.nanoTime();
-        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
+        int inflight = this.bulkhead.callStarted();
         OwnTask own = this.executor.ownTask(submitted);
         if (own != null) {
             own.startedAt(startedAt, inflight);

@@ -200,7 +200,7 @@ final class AsyncBulkheadCall extends Waiter {
             return;
         }
         long start = System.nanoTime();
-        int inflight = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
+        int inflight = this.bulkhead.callStarted();
         Object returned;
         try (CallChain.Scope held = CallChain.enter(this.bulkhead)) {
             returned = invocation.proceed();

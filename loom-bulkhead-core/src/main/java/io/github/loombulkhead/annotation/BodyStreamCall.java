@@ -94,7 +94,7 @@ final class BodyStreamCall {
 
         Permit(Bulkhead bulkhead) {
             this.bulkhead = bulkhead;
-            this.inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
+            this.inflight = bulkhead.callStarted();
         }
 
         void answered(Outcome outcome) {

@@ -103,7 +103,7 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
     private static Object invokeBlocking(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
         bulkhead.acquirePermit();
         long start = System.nanoTime();
-        int inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
+        int inflight = bulkhead.callStarted();
         Throwable failure = null;
         try (CallChain.Scope held = CallChain.enter(bulkhead)) {
             return invocation.proceed();

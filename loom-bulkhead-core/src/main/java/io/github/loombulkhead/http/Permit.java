@@ -43,7 +43,7 @@ final class Permit {
 
     Permit(Bulkhead bulkhead) {
         this.bulkhead = bulkhead;
-        this.inflight = bulkhead.isAdaptive() ? bulkhead.getActiveCount() : -1;
+        this.inflight = bulkhead.callStarted();
     }
 
     /** The response headers arrived with {@code status}. */

@@ -14,7 +14,7 @@ public final class AdaptiveLimitConfig {
     public static final Algorithm DEFAULT_ALGORITHM = Algorithm.GRADIENT;
 
     /** Default {@link #getInitialLimit()}. */
-    public static final int DEFAULT_INITIAL_LIMIT = 50;
+    public static final int DEFAULT_INITIAL_LIMIT = 100;
 
     /** Default {@link #getMinLimit()}. */
     public static final int DEFAULT_MIN_LIMIT = 1;

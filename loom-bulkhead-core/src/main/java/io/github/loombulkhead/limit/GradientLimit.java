@@ -1,6 +1,7 @@
 package io.github.loombulkhead.limit;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -16,6 +17,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
  * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
+ * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
+ * {@code windowSamples} calls is {@value #LATE_SHARE_PERCENT} % still in flight {@code rttTolerance} × the no-load RTT
+ * after it started, the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
+ * no-load RTT / its age so far: the limit falls to 97 % of that at once, a round trip before the group's calls
+ * complete and a window could show the queue.
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
@@ -28,13 +34,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * see {@link Growth}.
  * </ul>
  * Estimates: {@code noLoadRttNanos}, {@code rttNanos} (the latest window mean), {@code knee} (0 before the first
- * overload).
+ * overload). Needs {@link #onStart} for every call to see late calls; without it the windows alone decide.
  */
 final class GradientLimit implements LimitAlgorithm {
 
     // STARTING -> (first queueing or drop) -> STEADY; in STEADY a latency decrease holds growth for two windows.
 
     private static final double DRAIN_MARGIN = 0.03;
+
+    /** How much of a group of calls must still be in flight for the group to count as late, in percent. */
+    static final int LATE_SHARE_PERCENT = 85;
+
+    private static final double LATE_SHARE = LATE_SHARE_PERCENT / 100.0;
 
     /** How far past the knee the limit may grow without queueing before the knee counts as outgrown. */
     private static final double OUTGROWN_KNEE = 1.3;
@@ -52,6 +63,22 @@ final class GradientLimit implements LimitAlgorithm {
     private final DropSignals drops;
 
     private final NoLoadRtt noLoadRtt;
+
+    private final InFlightCohorts cohorts = new InFlightCohorts();
+
+    /** A decrease the latest late group asks for, not applied yet; null when none is due. */
+    private final AtomicReference<LateBound> lateBound = new AtomicReference<>();
+
+    /** Whether the latest scan found a late group: growth waits. */
+    private volatile boolean late;
+
+    /**
+     * Whether a late group of calls sent since the last decrease may decrease the limit again. Not until a group of
+     * them came back in time or a window showed no queue: a callee that turned slower makes every call late, also
+     * those sent at the lower limit, and the drain windows tell that apart from a queue. Calls sent before the
+     * decrease keep aging meanwhile; what they tell only lowers the limit further, without starting a new decrease.
+     */
+    private volatile boolean lateArmed = true;
 
     private volatile SampleWindow window;
 
@@ -99,10 +126,17 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     @Override
+    public void onStart(long startNanos, int inflight) {
+        this.cohorts.started(startNanos, inflight);
+    }
+
+    @Override
     public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
+        this.cohorts.completed(startNanos, inflight);
         if (outcome == Outcome.IGNORED) {
             return this.published;
         }
+        scanLateCalls(startNanos + rttNanos);
         this.drops.finished(outcome == Outcome.DROPPED);
         if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
@@ -145,6 +179,40 @@ final class GradientLimit implements LimitAlgorithm {
                 (knee == Double.MAX_VALUE) ? 0 : (int) knee);
     }
 
+    /**
+     * Looks for a late group of calls at {@code now}, at most once per cohort: growth waits while there is one, and a
+     * bound below the limit is handed to the lock holder.
+     */
+    private void scanLateCalls(long now) {
+        long noLoad = this.noLoadRtt.get();
+        if (noLoad == 0) {
+            return;
+        }
+        this.cohorts.scaleTo(noLoad, now);
+        if (!this.cohorts.claimScan(now)) {
+            return;
+        }
+        long minAge = (long) (this.tolerance * noLoad);
+        int minCalls = this.config.getWindowSamples();
+        long decreased = this.lastDecreaseNanos;
+        InFlightCohorts.Scan sentSince = this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, decreased,
+                NanoTimes.NONE);
+        if (sentSince.onTime()) {
+            // Calls sent at the lower limit came back in time: no queue, and no slower callee.
+        this.lateArmed = true;
+        }
+        InFlightCohorts.LateGroup fresh = this.lateArmed ? sentSince.lowest() : null;
+        InFlightCohorts.LateGroup stale = (decreased != NanoTimes.NONE)
+                ? this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, NanoTimes.NONE, decreased).lowest() : null;
+        this.late = fresh != null || stale != null;
+        LateBound found = (fresh != null) ? new LateBound(fresh, noLoad, now, true)
+                : (stale != null) ? new LateBound(stale, noLoad, now, false) : null;
+        if (found != null && found.knee() * (1 - DRAIN_MARGIN) < this.published) {
+            this.lateBound.accumulateAndGet(found, LateBound::lower);
+            drain();
+        }
+    }
+
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
     private void drain() {
         while (hasWork() && this.lock.tryLock()) {
@@ -162,7 +230,8 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     private boolean hasWork() {
-        return this.drops.isDue(this.lastDecreaseNanos) || this.growth.isPending() || isComplete(this.window);
+        return this.lateBound.get() != null || this.drops.isDue(this.lastDecreaseNanos) || this.growth.isPending()
+                || isComplete(this.window);
     }
 
     /** Guarded by lock. */
@@ -181,7 +250,32 @@ final class GradientLimit implements LimitAlgorithm {
             this.droppedInOverload = true;
             return;
         }
+        LateBound due = this.lateBound.getAndSet(null);
+        if (due != null) {
+            // Calls still in flight long past the no-load RTT: the knee is at most what their age allows.
+            this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), due.knee()));
+            double target = due.knee() * (1 - DRAIN_MARGIN);
+            // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
+            this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
+            if (due.fresh()) {
+                decrease(target, due.at(), false);
+                this.drainCountdown = 2;
+                this.growth.hold();
+            }
+            else if (target < this.limit) {
+                // Calls sent before the last decrease: the same overload, seen better as they age.
+                this.limit = Math.max(this.config.getMinLimit(), target);
+                this.growth.restart(this.limit, returnTarget());
+                this.growth.hold();
+                publish();
+            }
+            return;
+        }
         double added = this.growth.take();
+        if (added > 0 && this.late) {
+            // A late group says the callee queues already: what the calls before it earned is not applied.
+            added = 0;
+        }
         if (added > 0) {
             this.limit = this.growth.grow(this.limit, added, returnTarget());
             publish();
@@ -219,6 +313,7 @@ final class GradientLimit implements LimitAlgorithm {
         }
         this.overloadWindows = 0;
         this.droppedInOverload = false;
+        this.lateArmed = true;
         if (this.startup && ratio > this.quietRatio) {
             this.startup = false;
             this.peak = this.limit;
@@ -242,17 +337,34 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     /** Guarded by lock. */
+
     private void decrease(double target, long now, boolean collapse) {
         if (this.overloadWindows++ == 0) {
             this.peak = this.limit;
         }
         this.limit = Math.max(this.config.getMinLimit(), Math.min(this.limit, target));
         this.lastDecreaseNanos = now;
+        this.lateArmed = false;
         this.startup = false;
         this.growth.restart(this.limit, returnTarget());
         this.drops.decreased(collapse);
         publish();
         this.window = SampleWindow.after(this.noLoadRtt.get());
+    }
+
+    /**
+     * A late group's bound on the knee, found at {@code at}; {@code fresh} if its calls were sent after the last
+     * decrease. Of two, the lower one counts.
+     */
+    private record LateBound(InFlightCohorts.LateGroup group, long noLoadRttNanos, long at, boolean fresh) {
+
+        double knee() {
+            return this.group.capacity(this.noLoadRttNanos);
+        }
+
+        static LateBound lower(LateBound current, LateBound found) {
+            return (current == null || found.knee() < current.knee()) ? found : current;
+        }
     }
 
     private void publish() {

@@ -20,11 +20,23 @@ public interface LimitAlgorithm {
     int getLimit();
 
     /**
+     * A call got its permit and starts now. Optional: an algorithm that watches the calls still in flight (the
+     * gradient groups them by start to see a queue before they complete) counts it; the default ignores it. A call
+     * reported here is matched to its {@link #onSample} by its start time, so every such call must end in one, an
+     * {@link Outcome#IGNORED} one included.
+     * @param startNanos when the call got its permit ({@code System.nanoTime()}), as its sample will say
+     * @param inflight calls holding a permit now, this one included, as its sample will say
+     */
+    default void onStart(long startNanos, int inflight) {
+    }
+
+    /**
      * Takes one finished call into account and returns the limit after it.
      * @param startNanos when the call got its permit ({@code System.nanoTime()})
      * @param rttNanos how long the call held its permit
      * @param inflight calls holding a permit when this one got its own, itself included
-     * @param outcome what the call tells about the callee; {@link Outcome#IGNORED} changes nothing
+     * @param outcome what the call tells about the callee; {@link Outcome#IGNORED} changes nothing (it only ends a
+     * call reported to {@link #onStart})
      * @return the limit to apply
      */
     int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome);

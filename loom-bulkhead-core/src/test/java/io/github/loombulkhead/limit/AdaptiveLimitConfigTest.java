@@ -16,7 +16,7 @@ class AdaptiveLimitConfigTest {
     void defaultsAreTheDocumentedValues() {
         AdaptiveLimitConfig defaults = AdaptiveLimitConfig.ofDefaults();
         assertThat(defaults.getAlgorithm()).isEqualTo(AdaptiveLimitConfig.Algorithm.GRADIENT);
-        assertThat(defaults.getInitialLimit()).isEqualTo(50);
+        assertThat(defaults.getInitialLimit()).isEqualTo(100);
         assertThat(defaults.getMinLimit()).isEqualTo(1);
         assertThat(defaults.getMaxLimit()).isEqualTo(1000);
         assertThat(defaults.getIncreaseRatio()).isEqualTo(0.05);
@@ -26,7 +26,7 @@ class AdaptiveLimitConfigTest {
         assertThat(defaults.getDropTolerance()).isEqualTo(0.05);
         assertThat(defaults.getBackoffRatio()).isEqualTo(0.75);
         assertThat(AdaptiveLimitConfig.custom().build()).usingRecursiveComparison().isEqualTo(defaults);
-        assertThat(LimitAlgorithm.of(defaults).getLimit()).isEqualTo(50);
+        assertThat(LimitAlgorithm.of(defaults).getLimit()).isEqualTo(100);
     }
 
     @Test

@@ -21,7 +21,9 @@ class AimdLimitTest {
 
     @Test
     void growsLikeSlowStartUntilTheFirstDropThenHalves() {
-        ClosedLoop loop = new ClosedLoop(aimd(), 200, S).timeoutNanos(167 * MS);
+        // From a start well below the callee's 200 workers, so that the start has room to show.
+        ClosedLoop loop = new ClosedLoop(aimd(AdaptiveLimitConfig.custom().initialLimit(20)), 200, S)
+            .timeoutNanos(167 * MS);
         int previous = loop.limit();
         int peak = previous;
         while (loop.drops() == 0) {

@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * flight as the limit allows; a call that starts with {@code i} calls in flight takes
  * {@code service × max(1, i / capacity)} (a callee with {@code capacity} workers and a fair queue), optionally with a
  * seeded jitter, and is dropped at {@code timeout} if it would take longer. Capacity, service time and timeout can
- * change while it runs, and every n-th call can fail at once. No clock, no threads, no sleeps.
+ * change while it runs, and every n-th call can fail at once. Every call is reported to the algorithm when it starts
+ * and when it ends, as the bulkhead reports it. No clock, no threads, no sleeps.
  */
 final class ClosedLoop {
 
@@ -129,6 +130,7 @@ final class ClosedLoop {
                 dropped = true;
                 end = this.now + this.serviceNanos / 100;
             }
+            this.algorithm.onStart(this.now, this.inflight);
             this.calls.add(new long[] { end, this.now, this.inflight, dropped ? 1 : 0 });
         }
     }

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Many threads feed samples at once, released together by a latch: the limit stays within its bounds at every
- * read, and the monotonic invariants hold (drops alone never raise it, steady successes alone never lower it).
+ * Many threads feed samples at once (and report the calls' starts), released together by a latch: the limit stays
+ * within its bounds at every read, and the monotonic invariants hold (drops alone never raise it, steady successes alone never lower it).
  */
 class LimitAlgorithmConcurrencyTest {
 
@@ -39,6 +39,7 @@ class LimitAlgorithmConcurrencyTest {
             int inflight = 1 + random.nextInt(Math.max(1, algorithm.getLimit()));
             int pick = random.nextInt(10);
             Outcome outcome = (pick == 0) ? Outcome.DROPPED : (pick == 1) ? Outcome.IGNORED : Outcome.SUCCESS;
+            algorithm.onStart(start, inflight);
             int limit = algorithm.onSample(start, rtt, inflight, outcome);
             if (limit < 3 || limit > 300 || algorithm.getLimit() < 3 || algorithm.getLimit() > 300) {
                 outOfBounds.incrementAndGet();

@@ -59,7 +59,10 @@ public enum Contender {
         };
     }
 
-    /** A loom algorithm as the bulkhead applies it: decreases at once, rises through a {@link LimitRamp}. */
+    /**
+     * A loom algorithm as the bulkhead applies it: told of every call that starts, decreases at once, rises through
+     * a {@link LimitRamp}.
+     */
     static SimulatedLimit loom(AdaptiveLimitConfig config) {
         LimitAlgorithm algorithm = LimitAlgorithm.of(config);
         LimitRamp ramp = new LimitRamp(algorithm.getLimit());
@@ -68,6 +71,11 @@ public enum Contender {
             @Override
             public int limit() {
                 return ramp.getLimit();
+            }
+
+            @Override
+            public void onStart(long nowNanos, int inflight) {
+                algorithm.onStart(nowNanos, inflight);
             }
 
             @Override

@@ -155,6 +155,7 @@ final class LimitSimulation {
         this.inflight++;
         call.startNanos = this.now;
         call.inflightAtStart = this.inflight;
+        this.limit.onStart(this.now, this.inflight);
         schedule(this.now + this.callee.readTimeout().toNanos(), TIMEOUT, call);
         if (this.busyWorkers < this.workers) {
             serve(call);

@@ -5,6 +5,10 @@ interface SimulatedLimit {
 
     int limit();
 
+    /** A call got its permit at {@code nowNanos}, with {@code inflight} calls in flight, itself included. */
+    default void onStart(long nowNanos, int inflight) {
+    }
+
     void onSample(long startNanos, long rttNanos, int inflight, boolean dropped);
 
     /** Called every tick and at {@link #nextChangeNanos()}, for limits that act on time rather than on samples. */

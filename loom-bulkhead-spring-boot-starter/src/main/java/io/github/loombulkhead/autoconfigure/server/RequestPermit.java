@@ -122,7 +122,7 @@ final class RequestPermit extends Waiter implements AsyncListener {
     }
 
     private void countInflight() {
-        this.inflightAtStart = this.bulkhead.isAdaptive() ? this.bulkhead.getActiveCount() : -1;
+        this.inflightAtStart = this.bulkhead.callStarted();
     }
 
     /**

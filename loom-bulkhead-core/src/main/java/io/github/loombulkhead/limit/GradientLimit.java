@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code windowSamples} calls is {@value #LATE_SHARE_PERCENT} % still in flight {@code rttTolerance} × the no-load RTT
  * after it started, the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
  * no-load RTT / its age so far: the limit falls to 97 % of that at once, a round trip before the group's calls
- * complete and a window could show the queue.
+ * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
+ * them come back in time (a slower callee makes them all late), calls sent before keep lowering it as they age.
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
@@ -46,6 +47,9 @@ final class GradientLimit implements LimitAlgorithm {
     static final int LATE_SHARE_PERCENT = 85;
 
     private static final double LATE_SHARE = LATE_SHARE_PERCENT / 100.0;
+
+    /** While not armed, late calls sent since the last decrease take a quarter off at most. */
+    private static final double LATE_FLOOR = 0.75;
 
     /** How far past the knee the limit may grow without queueing before the knee counts as outgrown. */
     private static final double OUTGROWN_KNEE = 1.3;
@@ -73,12 +77,16 @@ final class GradientLimit implements LimitAlgorithm {
     private volatile boolean late;
 
     /**
-     * Whether a late group of calls sent since the last decrease may decrease the limit again. Not until a group of
-     * them came back in time or a window showed no queue: a callee that turned slower makes every call late, also
-     * those sent at the lower limit, and the drain windows tell that apart from a queue. Calls sent before the
-     * decrease keep aging meanwhile; what they tell only lowers the limit further, without starting a new decrease.
+     * Whether a late group of calls sent since the last decrease starts a new decrease. Not until a group of them
+     * came back in time or a window showed no queue: a callee that turned slower makes every call late, also those
+     * sent at the lower limit, and the drain windows tell that apart from a queue. Until then such a group lowers the
+     * limit by a quarter at most ({@link #lateFloor}) and the drain windows go on; calls sent before the decrease keep
+     * aging meanwhile and lower it as far as their age tells.
      */
     private volatile boolean lateArmed = true;
+
+    /** While not armed: the lowest a late group of calls sent since the last decrease may take the limit. */
+    private volatile double lateFloor;
 
     private volatile SampleWindow window;
 
@@ -199,14 +207,15 @@ final class GradientLimit implements LimitAlgorithm {
                 NanoTimes.NONE);
         if (sentSince.onTime()) {
             // Calls sent at the lower limit came back in time: no queue, and no slower callee.
-        this.lateArmed = true;
+            this.lateArmed = true;
         }
-        InFlightCohorts.LateGroup fresh = this.lateArmed ? sentSince.lowest() : null;
+        InFlightCohorts.LateGroup fresh = sentSince.lowest();
         InFlightCohorts.LateGroup stale = (decreased != NanoTimes.NONE)
                 ? this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, NanoTimes.NONE, decreased).lowest() : null;
         this.late = fresh != null || stale != null;
-        LateBound found = (fresh != null) ? new LateBound(fresh, noLoad, now, true)
-                : (stale != null) ? new LateBound(stale, noLoad, now, false) : null;
+        boolean armed = this.lateArmed;
+        LateBound found = (fresh != null) ? new LateBound(fresh, noLoad, armed ? 0 : this.lateFloor, now, armed)
+                : (stale != null) ? new LateBound(stale, noLoad, 0, now, false) : null;
         if (found != null && found.knee() * (1 - DRAIN_MARGIN) < this.published) {
             this.lateBound.accumulateAndGet(found, LateBound::lower);
             drain();
@@ -257,13 +266,14 @@ final class GradientLimit implements LimitAlgorithm {
             double target = due.knee() * (1 - DRAIN_MARGIN);
             // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
             this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
-            if (due.fresh()) {
+            if (due.startsDecrease()) {
                 decrease(target, due.at(), false);
                 this.drainCountdown = 2;
                 this.growth.hold();
             }
             else if (target < this.limit) {
-                // Calls sent before the last decrease: the same overload, seen better as they age.
+                // Calls sent before the last decrease, the same overload seen better as they age; or calls sent since,
+                // before any came back in time: at most down to the floor, and the drain windows go on.
                 this.limit = Math.max(this.config.getMinLimit(), target);
                 this.growth.restart(this.limit, returnTarget());
                 this.growth.hold();
@@ -344,6 +354,10 @@ final class GradientLimit implements LimitAlgorithm {
         }
         this.limit = Math.max(this.config.getMinLimit(), Math.min(this.limit, target));
         this.lastDecreaseNanos = now;
+        if (this.lateArmed) {
+            // Until calls come back in time again, late ones sent from now on may take a quarter off at most.
+            this.lateFloor = this.limit * LATE_FLOOR;
+        }
         this.lateArmed = false;
         this.startup = false;
         this.growth.restart(this.limit, returnTarget());
@@ -353,13 +367,15 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     /**
-     * A late group's bound on the knee, found at {@code at}; {@code fresh} if its calls were sent after the last
-     * decrease. Of two, the lower one counts.
+     * A late group's bound on the knee (never below {@code floor}), found at {@code at}; {@code startsDecrease} if it
+     * counts as a new overload: its calls were sent after the last decrease and calls came back in time since. Of
+     * two, the lower one counts.
      */
-    private record LateBound(InFlightCohorts.LateGroup group, long noLoadRttNanos, long at, boolean fresh) {
+    private record LateBound(InFlightCohorts.LateGroup group, long noLoadRttNanos, double floor, long at,
+            boolean startsDecrease) {
 
         double knee() {
-            return this.group.capacity(this.noLoadRttNanos);
+            return Math.max(this.floor, this.group.capacity(this.noLoadRttNanos));
         }
 
         static LateBound lower(LateBound current, LateBound found) {

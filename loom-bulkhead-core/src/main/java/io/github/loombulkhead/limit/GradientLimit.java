@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
  * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
  * {@code windowSamples} calls is {@value #LATE_SHARE_PERCENT} % still in flight {@code rttTolerance} × the no-load RTT
- * after it started, the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
+ * after it started (while starting, halfway between the no-load RTT and that), the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
  * no-load RTT / its age so far: the limit falls to 97 % of that at once, a round trip before the group's calls
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
  * them come back in time (a slower callee makes them all late), calls sent before keep lowering it as they age.
@@ -200,7 +200,8 @@ final class GradientLimit implements LimitAlgorithm {
         if (!this.cohorts.claimScan(now)) {
             return;
         }
-        long minAge = (long) (this.tolerance * noLoad);
+        // While starting, a call is late as soon as it would stop the growth: the start is where overshoot costs most.
+        long minAge = (long) ((this.startup ? this.quietRatio : this.tolerance) * noLoad);
         int minCalls = this.config.getWindowSamples();
         long decreased = this.lastDecreaseNanos;
         InFlightCohorts.Scan sentSince = this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, decreased,
@@ -347,7 +348,6 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     /** Guarded by lock. */
-
     private void decrease(double target, long now, boolean collapse) {
         if (this.overloadWindows++ == 0) {
             this.peak = this.limit;

@@ -58,7 +58,7 @@ final class AdaptiveLimitMapper {
         Setting<Integer> min = setting(defaults.getMinLimit(), o.getMinLimit(), overridesKey, "min-limit");
         Setting<Integer> initial = setting(defaults.getInitialLimit(), o.getInitialLimit(), overridesKey,
                 "initial-limit");
-        // A start nobody chose follows the bounds: the default 50, moved up to min-limit or down to the ceiling.
+        // A start nobody chose follows the bounds: the default 100, moved up to min-limit or down to the ceiling.
         boolean chosen = o.getInitialLimit() != null
                 || defaults.getInitialLimit() != AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT
                 || this.isSet.test(initial.key());

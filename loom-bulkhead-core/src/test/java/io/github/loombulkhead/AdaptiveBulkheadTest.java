@@ -15,6 +15,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import io.github.loombulkhead.limit.DropClassifier;
@@ -95,6 +96,64 @@ class AdaptiveBulkheadTest {
             assertThat(bulkhead.getLimit()).isGreaterThanOrEqualTo(3);
         }
         assertThat(bulkhead.getLimit()).isEqualTo(3);
+        assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
+    @Test
+    void callsStillInFlightLongPastTheNoLoadRttLowerTheLimitBeforeTheyComplete() {
+        Bulkhead bulkhead = new Bulkhead("late", BulkheadConfig.custom()
+            .maxConcurrentCalls(100)
+            .adaptive(AdaptiveLimitConfig.ofDefaults())
+            .build());
+        assertThat(bulkhead.getLimit()).isEqualTo(100);
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            quickCalls(bulkhead, 20);
+            return bulkhead.getLimitAlgorithm().getEstimates().get("noLoadRttNanos").longValue() > 0;
+        });
+        assertThat(bulkhead.getLimit()).as("quick calls alone never lower it").isEqualTo(100);
+        int[] stuck = new int[40];
+        for (int i = 0; i < stuck.length; i++) {
+            // Calls the callee holds on to: they start, and do not come back.
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
+            stuck[i] = bulkhead.callStarted();
+        }
+        long startedAt = System.nanoTime();
+        // Polled without pause: the algorithm looks at calls up to four no-load RTTs old (80 ms here), on samples.
+        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).until(() -> {
+            quickCalls(bulkhead, 5);
+            return bulkhead.getLimit() < 50;
+        });
+        // None of them completed, and the quick calls around them came back in time: their age alone told.
+        assertThat(bulkhead.getActiveCount()).isEqualTo(stuck.length);
+        for (int inflight : stuck) {
+            long held = System.nanoTime() - startedAt;
+            bulkhead.onComplete(held, held, inflight, Outcome.IGNORED);
+        }
+        assertThat(bulkhead.getActiveCount()).isZero();
+    }
+
+    /**
+     * Up to {@code count} calls one after another (fewer if no permit is free), each holding its permit for at least
+     * 20 ms and succeeding. Each reports how long it held the permit, so that its start is known, and a round trip
+     * of exactly 20 ms, so that a slow machine shows the windows no queue.
+     */
+    private static void quickCalls(Bulkhead bulkhead, int count) {
+        for (int i = 0; i < count && bulkhead.tryAcquirePermit(); i++) {
+            long start = System.nanoTime();
+            int inflight = bulkhead.callStarted();
+            LockSupport.parkNanos(QUICK_RTT_NANOS);
+            bulkhead.onComplete(System.nanoTime() - start, QUICK_RTT_NANOS, inflight, Outcome.SUCCESS);
+        }
+    }
+
+    private static final long QUICK_RTT_NANOS = 20_000_000;
+
+    @Test
+    void aStaticBulkheadIsToldOfNoStart() {
+        Bulkhead bulkhead = new Bulkhead("static", BulkheadConfig.custom().maxConcurrentCalls(5).build());
+        assertThat(bulkhead.tryAcquirePermit()).isTrue();
+        assertThat(bulkhead.callStarted()).isEqualTo(-1);
+        bulkhead.onComplete(1, 1, -1, Outcome.SUCCESS);
         assertThat(bulkhead.getActiveCount()).isZero();
     }
 

@@ -79,17 +79,18 @@ class AdaptiveLimitPropertiesTest {
     void aStartNobodyChoseMovesIntoTheBoundsOfEachBulkhead() {
         this.contextRunner
             .withPropertyValues("loom.bulkhead.defaults.adaptive.enabled=true",
-                    "loom.bulkhead.instances.raised.adaptive.min-limit=60",
+                    "loom.bulkhead.instances.raised.max-concurrent-calls=300",
+                    "loom.bulkhead.instances.raised.adaptive.min-limit=160",
                     "loom.bulkhead.instances.lowered.max-concurrent-calls=20",
                     "loom.bulkhead.instances.both.max-concurrent-calls=8",
                     "loom.bulkhead.instances.both.adaptive.min-limit=8")
             .run((context) -> {
                 assertThat(context).hasNotFailed();
                 BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
-                assertThat(registry.resolveConfig("raised").getAdaptive().getInitialLimit()).isEqualTo(60);
+                assertThat(registry.resolveConfig("raised").getAdaptive().getInitialLimit()).isEqualTo(160);
                 assertThat(registry.resolveConfig("lowered").getAdaptive().getInitialLimit()).isEqualTo(20);
                 assertThat(registry.resolveConfig("both").getAdaptive().getInitialLimit()).isEqualTo(8);
-                assertThat(registry.bulkhead("raised").getLimit()).isEqualTo(60);
+                assertThat(registry.bulkhead("raised").getLimit()).isEqualTo(160);
             });
     }
 

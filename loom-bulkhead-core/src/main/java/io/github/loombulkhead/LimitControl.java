@@ -96,6 +96,8 @@ final class LimitControl {
      * sample, with the calls in flight when it got its permit ({@code -1} if unknown: the count now).
      */
     void completed(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
+        // The call got its permit executionNanos before now; read first, as giving the permit back may run a waiter.
+        long startNanos = System.nanoTime() - executionNanos;
         this.statistics.countCompleted();
         LimitAlgorithm current = this.algorithm;
         int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
@@ -104,8 +106,6 @@ final class LimitControl {
         if (current == null) {
             return;
         }
-        // The call got its permit executionNanos ago.
-        long startNanos = System.nanoTime() - executionNanos;
         if (outcome != Outcome.IGNORED && rttNanos > 0) {
             sample(current, startNanos, rttNanos, inflight, outcome);
         }

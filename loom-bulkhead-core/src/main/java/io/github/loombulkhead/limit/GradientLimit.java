@@ -206,8 +206,9 @@ final class GradientLimit implements LimitAlgorithm {
         long decreased = this.lastDecreaseNanos;
         InFlightCohorts.Scan sentSince = this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, decreased,
                 NanoTimes.NONE);
-        if (sentSince.onTime()) {
-            // Calls sent at the lower limit came back in time: no queue, and no slower callee.
+        if (sentSince.onTime() && this.lastDecreaseNanos == decreased) {
+            // Calls sent at the lower limit came back in time: no queue, and no slower callee. (Unless the limit fell
+            // again meanwhile: the calls sent after that decrease have to show it.)
             this.lateArmed = true;
         }
         InFlightCohorts.LateGroup fresh = sentSince.lowest();
@@ -215,8 +216,9 @@ final class GradientLimit implements LimitAlgorithm {
                 ? this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, NanoTimes.NONE, decreased).lowest() : null;
         this.late = fresh != null || stale != null;
         boolean armed = this.lateArmed;
-        LateBound found = (fresh != null) ? new LateBound(fresh, noLoad, armed ? 0 : this.lateFloor, now, armed)
-                : (stale != null) ? new LateBound(stale, noLoad, 0, now, false) : null;
+        LateBound sent = (fresh != null) ? new LateBound(fresh, noLoad, armed ? 0 : this.lateFloor, now, armed) : null;
+        LateBound before = (stale != null) ? new LateBound(stale, noLoad, 0, now, false) : null;
+        LateBound found = LateBound.lower(sent, before);
         if (found != null && found.knee() * (1 - DRAIN_MARGIN) < this.published) {
             this.lateBound.accumulateAndGet(found, LateBound::lower);
             drain();
@@ -353,7 +355,8 @@ final class GradientLimit implements LimitAlgorithm {
             this.peak = this.limit;
         }
         this.limit = Math.max(this.config.getMinLimit(), Math.min(this.limit, target));
-        this.lastDecreaseNanos = now;
+        // Never back in time: a late group found before a decrease applied meanwhile may be applied after it.
+        this.lastDecreaseNanos = NanoTimes.later(this.lastDecreaseNanos, now);
         if (this.lateArmed) {
             // Until calls come back in time again, late ones sent from now on may take a quarter off at most.
             this.lateFloor = this.limit * LATE_FLOOR;
@@ -378,8 +381,15 @@ final class GradientLimit implements LimitAlgorithm {
             return Math.max(this.floor, this.group.capacity(this.noLoadRttNanos));
         }
 
+        /** The lower of two (either may be null); a new overload if either one is. */
         static LateBound lower(LateBound current, LateBound found) {
-            return (current == null || found.knee() < current.knee()) ? found : current;
+            if (current == null || found == null) {
+                return (current == null) ? found : current;
+            }
+            LateBound lower = (found.knee() < current.knee()) ? found : current;
+            boolean starts = current.startsDecrease || found.startsDecrease;
+            return (lower.startsDecrease == starts) ? lower
+                    : new LateBound(lower.group, lower.noLoadRttNanos, lower.floor, lower.at, starts);
         }
     }
 

@@ -15,11 +15,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Little's law gives at most {@code inflight × noLoadRtt / age} workers (the window's knee with the RTT still
  * growing).
  *
- * <p>Cohorts are 1/{@value #PER_RTT} of the no-load RTT wide, in a ring of {@value #SLOTS} (four no-load RTTs); a
- * call older than that is forgotten. Starts and completions are counted with atomics from any thread; a start is
- * matched to its completion by its start time, so one that reaches the other side of a cohort's edge by the clock's
- * few microseconds between them counts in the neighbour, which only matters at the edge of a group. Times are compared
- * by their difference to an origin, as {@link System#nanoTime()} requires.
+ * <p>Cohorts are 1/{@value #PER_RTT} of the no-load RTT wide (at least {@value #MIN_WIDTH_NANOS} ns), in a ring of
+ * {@value #SLOTS}; a call older than that is forgotten. Starts and completions are counted with atomics from any
+ * thread; a start is matched to its completion by its start time, which the bulkhead reads again as the time of the
+ * completion minus the call's duration. A completion that lands a few microseconds past a cohort's edge counts in the
+ * neighbour, or nowhere if that one holds no start: its call then stays in flight in its cohort until the ring forgets
+ * it, which matters only if it happens to a large share of a group. Times are compared by their difference to an
+ * origin, as {@link System#nanoTime()} requires.
  */
 final class InFlightCohorts {
 
@@ -28,6 +30,9 @@ final class InFlightCohorts {
 
     /** Cohorts kept: four no-load RTTs. */
     static final int SLOTS = 4 * PER_RTT;
+
+    /** The narrowest cohort: a start and its completion read the clock apart, so a cohort must be wider than that. */
+    static final long MIN_WIDTH_NANOS = 20_000;
 
     private final AtomicReferenceArray<Cohort> slots = new AtomicReferenceArray<>(SLOTS);
 
@@ -42,7 +47,7 @@ final class InFlightCohorts {
      * than half or twice (calls started before are forgotten).
      */
     void scaleTo(long noLoadRttNanos, long nowNanos) {
-        long width = Math.max(1, noLoadRttNanos / PER_RTT);
+        long width = Math.max(MIN_WIDTH_NANOS, noLoadRttNanos / PER_RTT);
         Scale current = this.scale.get();
         if (current != null && current.width <= 2 * width && width <= 2 * current.width) {
             return;
@@ -134,7 +139,8 @@ final class InFlightCohorts {
                         lowest = group;
                     }
                 }
-                else if (newestGroup && nowNanos - current.startOf(index) <= 2 * minAgeNanos) {
+                else if (newestGroup && 2 * inFlight <= started
+                        && nowNanos - current.startOf(index) <= 2 * minAgeNanos) {
                     // The newest group, none of its calls older than twice that age, most of them back: they came
                     // back within that. An older group that is not late says nothing of the kind.
                     onTime = true;

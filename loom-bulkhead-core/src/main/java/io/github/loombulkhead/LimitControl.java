@@ -96,10 +96,11 @@ final class LimitControl {
      * sample, with the calls in flight when it got its permit ({@code -1} if unknown: the count now).
      */
     void completed(long executionNanos, long rttNanos, int inflightAtStart, Outcome outcome) {
-        // The call got its permit executionNanos before now; read first, as giving the permit back may run a waiter.
-        long startNanos = System.nanoTime() - executionNanos;
-        this.statistics.countCompleted();
         LimitAlgorithm current = this.algorithm;
+        // The call got its permit executionNanos before now; read before giving the permit back, which may run a
+        // waiter. A static bulkhead needs no clock here.
+        long startNanos = (current != null) ? System.nanoTime() - executionNanos : 0;
+        this.statistics.countCompleted();
         int inflight = (current == null || inflightAtStart > 0) ? inflightAtStart : this.permits.active();
         this.permits.release();
         this.statistics.completed(this.owner, executionNanos);

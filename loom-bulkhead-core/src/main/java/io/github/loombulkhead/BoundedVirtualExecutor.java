@@ -360,7 +360,8 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
         /**
          * Factory of the virtual threads that run tasks. The default names every thread after the bulkhead (one
          * shared name, so starting a thread allocates no name; thread dumps tell virtual threads apart by id). A
-         * thread it returns started is taken to run the task already.
+         * thread it returns started is taken to run the task already; one that already ended without running it (a
+         * used thread) gets the task rejected with a {@code RejectedExecutionException}, as does {@code null}.
          */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = threadFactory;

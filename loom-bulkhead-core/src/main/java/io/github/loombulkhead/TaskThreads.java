@@ -54,16 +54,45 @@ final class TaskThreads {
      * @throws RejectedExecutionException if the thread factory gave no thread; the caller still holds the permit
      */
     void start(Runnable decorated, Runnable submitted) {
-        Thread thread = this.threadFactory.newThread(() -> run(decorated, submitted));
+        TaskRun task = new TaskRun(decorated, submitted);
+        Thread thread = this.threadFactory.newThread(task);
         if (thread == null) {
             throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
                     + "': the thread factory returned null instead of a thread");
         }
-        if (thread.getState() == Thread.State.NEW) {
+        Thread.State state = thread.getState();
+        if (state == Thread.State.NEW) {
             thread.start();
         }
+        else if (state == Thread.State.TERMINATED && !task.began) {
+            // It ended without running the task (a used thread), so the task would never run.
+            throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
+                    + "': the thread factory returned a thread that had already ended without running the task; "
+                    + "a ThreadFactory must return a new, unstarted thread for each task");
+        }
         // Otherwise the factory started it itself (ThreadFactory asks for an unstarted thread): it runs the task
-        // already, and starting it again would fail while the task ran, giving its permit back twice.
+        // already, or ran it, and starting it again would fail while the task ran, giving its permit back twice.
+    }
+
+    /** What a task's thread runs; it tells whether it began, so that a thread that ended without it is told apart. */
+    private final class TaskRun implements Runnable {
+
+        private final Runnable decorated;
+
+        private final Runnable submitted;
+
+        volatile boolean began;
+
+        TaskRun(Runnable decorated, Runnable submitted) {
+            this.decorated = decorated;
+            this.submitted = submitted;
+        }
+
+        @Override
+        public void run() {
+            this.began = true;
+            TaskThreads.this.run(this.decorated, this.submitted);
+        }
     }
 
     private void run(Runnable decorated, Runnable submitted) {

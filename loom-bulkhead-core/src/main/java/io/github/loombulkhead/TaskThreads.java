@@ -51,7 +51,8 @@ final class TaskThreads {
 
     /**
      * Starts {@code decorated} (what the task decorator made of {@code submitted}) on a new thread.
-     * @throws RejectedExecutionException if the thread factory gave no thread; the caller still holds the permit
+     * @throws RejectedExecutionException if the thread factory gave no thread, or a used one that ended without
+     * running the task; the caller still holds the permit
      */
     void start(Runnable decorated, Runnable submitted) {
         TaskRun task = new TaskRun(decorated, submitted);

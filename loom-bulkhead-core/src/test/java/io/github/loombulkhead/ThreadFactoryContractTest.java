@@ -89,17 +89,7 @@ class ThreadFactoryContractTest {
     @Test
     void aThreadTheFactoryStartedWithTheTaskRunsItOnceEvenIfItEndedAlready() throws Exception {
         AtomicInteger ran = new AtomicInteger();
-        ThreadFactory startsAndJoins = (task) -> {
-            Thread thread = Thread.ofVirtual().start(task);
-            try {
-                thread.join();
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(ex);
-            }
-            return thread;
-        };
+        ThreadFactory startsAndJoins = (task) -> ended(Thread.ofVirtual().start(task));
         BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("started-by-factory")
             .maxConcurrentCalls(1)
             .threadFactory(startsAndJoins)
@@ -121,8 +111,12 @@ class ThreadFactoryContractTest {
 
     /** A thread that ran something else to its end: what a factory that reuses threads would return. */
     private static Thread endedThread(Runnable ignored) {
-        Thread thread = Thread.ofVirtual().start(() -> {
-        });
+        return ended(Thread.ofVirtual().start(() -> {
+        }));
+    }
+
+    /** {@code thread} once it ended. */
+    private static Thread ended(Thread thread) {
         try {
             thread.join();
         }

@@ -61,12 +61,12 @@ final class TaskThreads {
             throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
                     + "': the thread factory returned null instead of a thread");
         }
-        Thread.State state = thread.getState();
-        if (state == Thread.State.NEW) {
+        if (thread.getState() == Thread.State.NEW) {
             thread.start();
         }
-        else if (state == Thread.State.TERMINATED && !task.began) {
-            // It ended without running the task (a used thread), so the task would never run.
+        else if (!thread.isAlive() && !task.began) {
+            // It ended without running the task (a used thread), so the task would never run. (Seeing it ended
+            // makes what it did visible here, so the flag needs no volatile write on every task's path.)
             throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
                     + "': the thread factory returned a thread that had already ended without running the task; "
                     + "a ThreadFactory must return a new, unstarted thread for each task");
@@ -82,7 +82,8 @@ final class TaskThreads {
 
         private final Runnable submitted;
 
-        volatile boolean began;
+        /** Set by the task's thread; read only once that thread has ended. */
+        boolean began;
 
         TaskRun(Runnable decorated, Runnable submitted) {
             this.decorated = decorated;

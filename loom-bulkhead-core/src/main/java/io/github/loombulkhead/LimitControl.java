@@ -4,6 +4,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.CallerPauses;
 import io.github.loombulkhead.limit.LimitAlgorithm;
 import io.github.loombulkhead.limit.LimitRamp;
 import io.github.loombulkhead.limit.Outcome;
@@ -48,6 +49,9 @@ final class LimitControl {
 
     /** Guarded by lock: when that step is due. */
     private long stepNanos;
+
+    /** The pauses of this process, once an adaptive bulkhead took a sample ({@link PauseDetector}). */
+    private volatile CallerPauses pauses;
 
     LimitControl(Bulkhead owner, Permits permits, BulkheadStatistics statistics, LimitAlgorithm algorithm) {
         this.owner = owner;
@@ -107,13 +111,26 @@ final class LimitControl {
         if (current == null) {
             return;
         }
-        if (outcome != Outcome.IGNORED && rttNanos > 0) {
+        // A call that this process paused during says more about the pause than about the callee: no sample. A drop
+        // still counts, as the callee's answer.
+        boolean paused = outcome == Outcome.SUCCESS && rttNanos > 0 && callerPauses().distorts(startNanos, rttNanos);
+        if (outcome != Outcome.IGNORED && rttNanos > 0 && !paused) {
             sample(current, startNanos, rttNanos, inflight, outcome);
         }
         else if (inflightAtStart > 0) {
-            // No sample (ignored, or a round trip of 0: not measured), but a call reported by started() has ended.
+            // No sample (ignored, paused, or a round trip of 0: not measured), but a call reported by started() has
+            // ended.
             current.onSample(startNanos, Math.max(0, rttNanos), inflight, Outcome.IGNORED);
         }
+    }
+
+    private CallerPauses callerPauses() {
+        CallerPauses known = this.pauses;
+        if (known == null) {
+            known = PauseDetector.pauses();
+            this.pauses = known;
+        }
+        return known;
     }
 
     /**

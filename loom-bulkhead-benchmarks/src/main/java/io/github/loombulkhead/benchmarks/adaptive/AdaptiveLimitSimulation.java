@@ -88,6 +88,16 @@ public final class AdaptiveLimitSimulation {
                 bursts.add(BurstResult.of(burst, patient, ToldTheCapacity.LATE_LABEL, late));
             }
         }
+        for (CallerPause.Burst paused : pausedBursts()) {
+            for (Contender contender : contenders) {
+                Trace trace = LimitSimulation.run(paused.scenario(), patient, contender.create(callee.ceiling(), SEED),
+                        SEED, List.of(paused.pause()));
+                bursts.add(BurstResult.of(paused.scenario(), patient, contender.label(), trace));
+            }
+            Trace told = LimitSimulation.run(paused.scenario(), patient, new ToldTheCapacity(paused.scenario()), SEED,
+                    List.of(paused.pause()));
+            bursts.add(BurstResult.of(paused.scenario(), patient, ToldTheCapacity.LABEL, told));
+        }
         String durations = (shorten == 1) ? "Loads run 60 s and are measured from 10 s; capacity steps at 30 s and "
                 + "60 s of one 90 s run, each phase measured whole; the overload runs 10 minutes, measured from 1 min."
                 : "Every duration divided by " + shorten + ".";
@@ -110,6 +120,20 @@ public final class AdaptiveLimitSimulation {
                         List.of(new Scenario.CapacityStep(Duration.ofSeconds(2), CAPACITY / 2),
                                 new Scenario.CapacityStep(Duration.ofSeconds(6), CAPACITY)),
                         minute));
+    }
+
+    /**
+     * Two of the sample's bursts with the caller's own process pausing for 350 ms: in the first round trip of the
+     * 1,000 calls (as a stall of the caller's JVM did in one run of the sample), and at 1 s into the 4,000 calls.
+     */
+    static List<CallerPause.Burst> pausedBursts() {
+        Duration minute = Duration.ofSeconds(60);
+        Duration pause = Duration.ofMillis(350);
+        return List.of(
+                new CallerPause.Burst(Scenario.burst("1,000 calls at once, the caller paused 350 ms at 0.3 s", 1000,
+                        CAPACITY, List.of(), minute), new CallerPause(Duration.ofMillis(300), pause)),
+                new CallerPause.Burst(Scenario.burst("4,000 calls at once, the caller paused 350 ms at 1 s", 4000,
+                        CAPACITY, List.of(), minute), new CallerPause(Duration.ofSeconds(1), pause)));
     }
 
     /** The scenarios, every duration divided by {@code shorten}. */

@@ -39,7 +39,10 @@ public final class AdaptiveReport {
                     + "changes, a second one is told each change " + ToldTheCapacity.LATE.toMillis() + " ms late, the "
                     + "earliest a call sent after it comes back, which is when an algorithm can hear of it at best. "
                     + "A run ends after 60 s: calls still waiting or running then never finished, and that burst was "
-                    + "not done.\n\n");
+                    + "not done. In the last two the caller's own process pauses (the callee goes on working; the "
+                    + "caller handles no answer, timeout or new call until the pause ends): loom's limits hear of the "
+                    + "pause as the bulkhead's pause detector tells them and take no sample from a call it held up; "
+                    + "the others cannot tell.\n\n");
             out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out | never finished |\n");
             out.append("|---|---|---:|---:|---:|---:|---:|\n");
             previous = null;

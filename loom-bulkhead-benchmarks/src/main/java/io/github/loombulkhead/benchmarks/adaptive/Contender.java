@@ -5,6 +5,7 @@ import com.netflix.concurrency.limits.limit.AIMDLimit;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import io.github.loombulkhead.limit.CallerPauses;
 import io.github.loombulkhead.limit.LimitAlgorithm;
 import io.github.loombulkhead.limit.LimitRamp;
 import io.github.loombulkhead.limit.Outcome;
@@ -66,6 +67,7 @@ public enum Contender {
     static SimulatedLimit loom(AdaptiveLimitConfig config) {
         LimitAlgorithm algorithm = LimitAlgorithm.of(config);
         LimitRamp ramp = new LimitRamp(algorithm.getLimit());
+        CallerPauses pauses = new CallerPauses();
         return new SimulatedLimit() {
 
             @Override
@@ -80,9 +82,19 @@ public enum Contender {
 
             @Override
             public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+                if (!dropped && pauses.distorts(startNanos, rttNanos)) {
+                    // As the bulkhead does: a call the caller's pause held up is no sample.
+                    algorithm.onSample(startNanos, rttNanos, inflight, Outcome.IGNORED);
+                    return;
+                }
                 int proposed = algorithm.onSample(startNanos, rttNanos, inflight,
                         dropped ? Outcome.DROPPED : Outcome.SUCCESS);
                 ramp.propose(proposed, startNanos + rttNanos, rttNanos);
+            }
+
+            @Override
+            public void callerPaused(long fromNanos, long toNanos) {
+                pauses.paused(fromNanos, toNanos);
             }
 
             @Override

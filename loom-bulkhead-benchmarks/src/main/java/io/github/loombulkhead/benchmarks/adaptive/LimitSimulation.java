@@ -1,6 +1,7 @@
 package io.github.loombulkhead.benchmarks.adaptive;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -16,6 +17,8 @@ import java.util.SplittableRandom;
  * after that RTT) while the callee still works on it, as an HTTP server does that does not notice the client left.
  * <li>Every {@link CalleeModel#tick()} the limit is recorded (and time-driven algorithms hear the time); a limit that
  * changes without a sample (loom's {@code LimitRamp}) hears the time exactly when its next step is due.
+ * <li>The caller may pause ({@link CallerPause}): the callee goes on, while completions, timeouts, admissions and the
+ * limit's steps wait for the pause to end. The limit is told of the pause first, as a detector thread would be.
  * </ul>
  * The same seed gives the same arrivals and service times to every algorithm.
  */
@@ -32,6 +35,10 @@ final class LimitSimulation {
     private static final int TICK = 4;
 
     private static final int STEP = 5;
+
+    private static final int RESUME = 6;
+
+    private static final int DELAYED_SUCCESS = 7;
 
     private final Scenario scenario;
 
@@ -51,6 +58,8 @@ final class LimitSimulation {
 
     private final Trace trace;
 
+    private final List<CallerPause> pauses;
+
     private long now;
 
     private long sequence;
@@ -64,8 +73,10 @@ final class LimitSimulation {
     /** When the next limit step is scheduled; {@code Long.MAX_VALUE} when none is. */
     private long stepAt = Long.MAX_VALUE;
 
-    private LimitSimulation(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed) {
+    private LimitSimulation(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed,
+            List<CallerPause> pauses) {
         this.scenario = scenario;
+        this.pauses = pauses;
         this.callee = callee;
         this.limit = limit;
         this.arrivals = new SplittableRandom(seed);
@@ -76,7 +87,13 @@ final class LimitSimulation {
 
     /** Runs {@code scenario} against {@code callee} with {@code limit} deciding the limit. */
     static Trace run(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed) {
-        return new LimitSimulation(scenario, callee, limit, seed).run();
+        return run(scenario, callee, limit, seed, List.of());
+    }
+
+    /** Runs {@code scenario} against {@code callee} with {@code limit} deciding the limit, the caller pausing. */
+    static Trace run(Scenario scenario, CalleeModel callee, SimulatedLimit limit, long seed,
+            List<CallerPause> pauses) {
+        return new LimitSimulation(scenario, callee, limit, seed, pauses).run();
     }
 
     private Trace run() {
@@ -94,32 +111,41 @@ final class LimitSimulation {
         for (Scenario.CapacityStep step : this.scenario.capacitySteps()) {
             schedule(step.at().toNanos(), CAPACITY, new Call(0, step.workers()));
         }
+        for (CallerPause pause : this.pauses) {
+            // Scheduled before anything the pause holds back, so the limit hears of it first.
+            schedule(pause.at().plus(pause.length()).toNanos(), RESUME, new Call(pause.at().toNanos(), 0));
+        }
         while (!this.events.isEmpty()) {
             Event event = this.events.poll();
             if (event.time >= end) {
                 break;
             }
             this.now = event.time;
+            long resume = CallerPause.resumeAt(this.pauses, this.now);
             switch (event.type) {
-                case ARRIVAL -> arrive();
-                case SERVED -> served(event.call);
-                case TIMEOUT -> timedOut(event.call);
+                case ARRIVAL -> arrive(resume);
+                case SERVED -> served(event.call, resume);
+                case TIMEOUT -> timedOut(event.call, resume);
                 case CAPACITY -> changeCapacity((int) event.call.serviceNanos);
-                case TICK -> tick();
-                case STEP -> step();
+                case TICK -> tick(resume);
+                case STEP -> step(resume);
+                case RESUME -> resume(event.call.arrivalNanos);
+                case DELAYED_SUCCESS -> finish(event.call, true);
                 default -> throw new IllegalStateException("event " + event.type);
             }
         }
         return this.trace;
     }
 
-    private void arrive() {
+    private void arrive(long resume) {
         double rate = this.scenario.offeredLoad() * this.scenario.workers() / this.callee.serviceTime().toNanos();
         long gap = (long) (-Math.log(1 - this.arrivals.nextDouble()) / rate);
         schedule(this.now + Math.max(1, gap), ARRIVAL, null);
         this.trace.arrival(this.now);
         this.waiting.add(new Call(this.now, serviceTime()));
-        admit();
+        if (resume == this.now) {
+            admit();
+        }
     }
 
     private long serviceTime() {
@@ -170,20 +196,36 @@ final class LimitSimulation {
         schedule(this.now + call.serviceNanos, SERVED, call);
     }
 
-    private void served(Call call) {
+    private void served(Call call, long resume) {
         this.busyWorkers--;
         startQueuedWork();
         if (call.finished) {
             return;
         }
+        if (resume != this.now) {
+            // The answer is there, but the paused caller reads it only when the pause ends.
+            call.answered = true;
+            schedule(resume, DELAYED_SUCCESS, call);
+            return;
+        }
         finish(call, true);
     }
 
-    private void timedOut(Call call) {
-        if (call.finished) {
+    private void timedOut(Call call, long resume) {
+        if (call.finished || call.answered) {
+            return;
+        }
+        if (resume != this.now) {
+            schedule(resume, TIMEOUT, call);
             return;
         }
         finish(call, false);
+    }
+
+    /** The caller runs again after the pause from {@code pausedAt} to now: the limit hears of it, then admits. */
+    private void resume(long pausedAt) {
+        this.limit.callerPaused(pausedAt, this.now);
+        admit();
     }
 
     private void finish(Call call, boolean success) {
@@ -205,9 +247,14 @@ final class LimitSimulation {
         }
     }
 
-    private void step() {
+    private void step(long resume) {
         if (this.now < this.stepAt) {
             // Superseded by an earlier step, which already rescheduled.
+            return;
+        }
+        if (resume != this.now) {
+            this.stepAt = resume;
+            schedule(resume, STEP, null);
             return;
         }
         this.stepAt = Long.MAX_VALUE;
@@ -231,8 +278,12 @@ final class LimitSimulation {
         startQueuedWork();
     }
 
-    private void tick() {
+    private void tick(long resume) {
         schedule(this.now + this.trace.tickNanos, TICK, null);
+        if (resume != this.now) {
+            this.trace.tick(this.limit.limit());
+            return;
+        }
         this.limit.onTick(this.now);
         scheduleStep();
         admit();
@@ -263,6 +314,9 @@ final class LimitSimulation {
         int inflightAtStart;
 
         boolean finished;
+
+        /** The callee answered while the caller was paused; the caller reads it when the pause ends. */
+        boolean answered;
 
         Call(long arrivalNanos, long serviceNanos) {
             this.arrivalNanos = arrivalNanos;

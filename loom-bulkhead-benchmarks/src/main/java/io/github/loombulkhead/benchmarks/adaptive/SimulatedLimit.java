@@ -15,6 +15,13 @@ interface SimulatedLimit {
     default void onTick(long nowNanos) {
     }
 
+    /**
+     * The caller's process ran nothing from {@code fromNanos} until now, {@code toNanos}: heard before anything the
+     * pause held back, as a detector thread would tell it. Only loom's limits use it.
+     */
+    default void callerPaused(long fromNanos, long toNanos) {
+    }
+
     /** When the limit changes next without a sample (a step of loom's {@code LimitRamp}), or never. */
     default long nextChangeNanos() {
         return Long.MAX_VALUE;

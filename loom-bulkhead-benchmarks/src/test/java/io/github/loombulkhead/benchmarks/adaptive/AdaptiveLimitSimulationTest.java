@@ -95,13 +95,15 @@ class AdaptiveLimitSimulationTest {
         AdaptiveResults results = AdaptiveLimitSimulation.run(10);
         assertThat(results.scenarios()).hasSize(7 * Contender.values().length);
         // Every contender and the told reference per burst, and the late reference where the capacity changes.
-        int burstRows = 3 * (Contender.values().length + 1) + 1;
+        int burstRows = 3 * (Contender.values().length + 1) + 1
+                + AdaptiveLimitSimulation.pausedBursts().size() * (Contender.values().length + 1);
         assertThat(results.bursts()).hasSize(burstRows);
         String markdown = AdaptiveReport.render(results);
         assertThat(markdown).contains("| 2× load | **loom `gradient`** |", "| 1.25× load for 10 min |",
                 "| capacity 200 → 100 at 2× load |", "| 1,000 calls at once (bound 1.50 s) |",
                 "| 4,000 calls at once (bound 6.00 s) |", "| Netflix Gradient2 |", "| Envoy gradient |",
-                "| told the capacity (reference) |", "Every duration divided by 10.");
+                "| told the capacity (reference) |", "Every duration divided by 10.",
+                "| 1,000 calls at once, the caller paused 350 ms at 0.3 s (bound 1.50 s) |");
         assertThat(markdown.lines().filter((line) -> line.startsWith("| ")).count())
             .as("two header rows, a row per scenario and algorithm, a burst row per scenario and algorithm")
             .isEqualTo(2 + 7L * Contender.values().length + burstRows);
@@ -223,5 +225,112 @@ class AdaptiveLimitSimulationTest {
         Trace trace = LimitSimulation.run(scenario, CALLEE.withMaxWait(Duration.ofSeconds(60)), limit,
                 AdaptiveLimitSimulation.SEED);
         return BurstResult.of(scenario, CALLEE, "told late", trace).dropped();
+    }
+
+    @Test
+    void whileTheCallerPausesTheCalleeWorksAndTheCallerHandlesNothing() {
+        // 300 calls against 200 workers, a limit of 300: 200 are served at once, 100 queue at the callee.
+        Scenario burst = Scenario.burst("300 calls", 300, 200, List.of(), Duration.ofSeconds(5));
+        CalleeModel callee = CALLEE.withServiceSpread(0.0001).withReadTimeout(Duration.ofSeconds(2));
+        Recorder recorder = new Recorder(300);
+        LimitSimulation.run(burst, callee, recorder, AdaptiveLimitSimulation.SEED,
+                List.of(new CallerPause(Duration.ofMillis(100), Duration.ofMillis(400))));
+        long pauseStart = Duration.ofMillis(100).toNanos();
+        long pauseEnd = Duration.ofMillis(500).toNanos();
+        assertThat(recorder.events).first().isEqualTo("start 0");
+        // Told of the pause before any call it held up; nothing in between.
+        assertThat(recorder.events).contains("paused " + pauseStart + " to " + pauseEnd);
+        int told = recorder.events.indexOf("paused " + pauseStart + " to " + pauseEnd);
+        assertThat(recorder.events.subList(0, told)).allMatch((event) -> event.equals("start 0"));
+        assertThat(recorder.ends).hasSize(300).allMatch((end) -> end < pauseStart || end >= pauseEnd);
+        // The first 200 were answered at 300 ms, during the pause: read at its end. The queued 100 were served from
+        // 300 ms to 600 ms meanwhile, and come back at 600 ms.
+        assertThat(recorder.ends.stream().filter((end) -> end == pauseEnd).count()).isEqualTo(200);
+        assertThat(recorder.ends.stream().filter((end) -> end > pauseEnd).count()).isEqualTo(100);
+    }
+
+    @Test
+    void loomsLimitsTakeNoSampleFromCallsTheCallersPauseHeldUp() {
+        CalleeModel patient = CALLEE.withMaxWait(Duration.ofSeconds(60));
+        CallerPause.Burst stalled = AdaptiveLimitSimulation.pausedBursts().get(0);
+        Scenario burst = stalled.scenario();
+        BurstResult unpaused = burst(burst, patient, Contender.LOOM_GRADIENT.create(1000, 1), List.of());
+        BurstResult paused = burst(burst, patient, Contender.LOOM_GRADIENT.create(1000, 1),
+                List.of(stalled.pause()));
+        SimulatedLimit deaf = Contender.LOOM_GRADIENT.create(1000, 1);
+        BurstResult unaware = burst(burst, patient, new SimulatedLimit() {
+
+            @Override
+            public int limit() {
+                return deaf.limit();
+            }
+
+            @Override
+            public void onStart(long nowNanos, int inflight) {
+                deaf.onStart(nowNanos, inflight);
+            }
+
+            @Override
+            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+                deaf.onSample(startNanos, rttNanos, inflight, dropped);
+            }
+
+            @Override
+            public void onTick(long nowNanos) {
+                deaf.onTick(nowNanos);
+            }
+
+            @Override
+            public long nextChangeNanos() {
+                return deaf.nextChangeNanos();
+            }
+        }, List.of(stalled.pause()));
+        assertThat(paused.succeeded()).isEqualTo(1000);
+        assertThat(unaware.succeeded()).isEqualTo(1000);
+        // Deterministic for the seed. Taken as samples, the late calls read as a queue and the limit falls.
+        assertThat(unaware.seconds()).isGreaterThan(1.5 * unpaused.seconds());
+        // Left out, the pause costs little more than itself.
+        assertThat(paused.seconds()).isLessThan(unpaused.seconds() + 0.35 * 1.5);
+    }
+
+    private static BurstResult burst(Scenario burst, CalleeModel callee, SimulatedLimit limit,
+            List<CallerPause> pauses) {
+        return BurstResult.of(burst, callee, "loom", LimitSimulation.run(burst, callee, limit,
+                AdaptiveLimitSimulation.SEED, pauses));
+    }
+
+    /** A fixed limit that records every call's start and end, and the pauses it hears of. */
+    private static final class Recorder implements SimulatedLimit {
+
+        final List<String> events = new java.util.ArrayList<>();
+
+        final List<Long> ends = new java.util.ArrayList<>();
+
+        private final int limit;
+
+        Recorder(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public int limit() {
+            return this.limit;
+        }
+
+        @Override
+        public void onStart(long nowNanos, int inflight) {
+            this.events.add("start " + nowNanos);
+        }
+
+        @Override
+        public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+            this.events.add("end " + (startNanos + rttNanos));
+            this.ends.add(startNanos + rttNanos);
+        }
+
+        @Override
+        public void callerPaused(long fromNanos, long toNanos) {
+            this.events.add("paused " + fromNanos + " to " + toNanos);
+        }
     }
 }

@@ -1,0 +1,71 @@
+package io.github.loombulkhead.limit;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The recent pauses of the caller's own process: spans in which it ran nothing (a stop-the-world collection, a long
+ * safepoint, the whole process descheduled). A call in flight across such a pause comes back late by up to its
+ * length though the callee answered in time, and a latency algorithm would read that as a queue. A bulkhead leaves
+ * such a call out of its algorithm's samples ({@link #distorts}).
+ *
+ * <p>One thread records pauses, in the order they happened (in the bulkhead, a detector thread that measures how
+ * late it wakes); any thread may ask. Only the latest {@value #CAPACITY} pauses are kept. However often the process
+ * pauses, a call that failed still counts: a callee that times out or refuses lowers the limit all the same.
+ */
+public final class CallerPauses {
+
+    /** Shorter pauses are not recorded: scheduling noise, and too short to change a window's mean. */
+    public static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /** A call is left out when one pause takes at least this share of its RTT. */
+    static final double DISTORTING_SHARE = 0.1;
+
+    static final int CAPACITY = 32;
+
+    private final AtomicLongArray from = new AtomicLongArray(CAPACITY);
+
+    private final AtomicLongArray to = new AtomicLongArray(CAPACITY);
+
+    /** How many pauses were recorded; the slot of the next one is this modulo the capacity. */
+    private final AtomicLong recorded = new AtomicLong();
+
+    /**
+     * The process ran nothing from {@code fromNanos} to {@code toNanos} ({@link System#nanoTime()} values, the
+     * latest pause so far). Pauses shorter than {@link #MIN_PAUSE_NANOS} are not recorded. One thread at a time.
+     */
+    public void paused(long fromNanos, long toNanos) {
+        if (toNanos - fromNanos < MIN_PAUSE_NANOS) {
+            return;
+        }
+        long next = this.recorded.get();
+        int slot = (int) (next % CAPACITY);
+        this.from.set(slot, fromNanos);
+        this.to.set(slot, toNanos);
+        this.recorded.set(next + 1);
+    }
+
+    /**
+     * Whether a call that started at {@code startNanos} and took {@code rttNanos} was held up by a pause of the
+     * caller rather than by the callee: one recorded pause overlapping it took at least a tenth of its RTT.
+     */
+    public boolean distorts(long startNanos, long rttNanos) {
+        long end = startNanos + rttNanos;
+        long count = this.recorded.get();
+        for (long index = count - 1; index >= 0 && index >= count - CAPACITY; index--) {
+            int slot = (int) (index % CAPACITY);
+            long pauseTo = this.to.get(slot);
+            long pauseFrom = this.from.get(slot);
+            if (!NanoTimes.isBefore(startNanos, pauseTo)) {
+                // This pause ended before the call started, and older ones ended earlier still.
+                return false;
+            }
+            long overlap = Math.min(end - pauseFrom, pauseTo - pauseFrom) - Math.max(0, startNanos - pauseFrom);
+            if (overlap > 0 && overlap >= DISTORTING_SHARE * rttNanos) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

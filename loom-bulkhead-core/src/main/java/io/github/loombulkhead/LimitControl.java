@@ -111,15 +111,18 @@ final class LimitControl {
         if (current == null) {
             return;
         }
-        // A call that this process paused during says more about the pause than about the callee: no sample. A drop
-        // still counts, as the callee's answer.
-        boolean paused = outcome == Outcome.SUCCESS && rttNanos > 0 && callerPauses().distorts(startNanos, rttNanos);
-        if (outcome != Outcome.IGNORED && rttNanos > 0 && !paused) {
+        // A success that this process paused during tells its RTT only within the pause; a drop counts as it is.
+        long heldUp = (outcome == Outcome.SUCCESS && rttNanos > 0) ? callerPauses().heldUpNanos(startNanos, rttNanos)
+                : 0;
+        if (heldUp > 0) {
+            current.onPausedSample(startNanos, rttNanos, heldUp, inflight);
+            apply(current, rttNanos - heldUp);
+        }
+        else if (outcome != Outcome.IGNORED && rttNanos > 0) {
             sample(current, startNanos, rttNanos, inflight, outcome);
         }
         else if (inflightAtStart > 0) {
-            // No sample (ignored, paused, or a round trip of 0: not measured), but a call reported by started() has
-            // ended.
+            // No sample (ignored, or a round trip of 0: not measured), but a call reported by started() has ended.
             current.onSample(startNanos, Math.max(0, rttNanos), inflight, Outcome.IGNORED);
         }
     }

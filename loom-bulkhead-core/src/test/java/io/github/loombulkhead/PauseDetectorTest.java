@@ -24,9 +24,9 @@ class PauseDetectorTest {
         CallerPauses pauses = new CallerPauses();
         long next = PauseDetector.woke(pauses, 0, CallerPauses.MIN_PAUSE_NANOS - 1);
         assertThat(next).isEqualTo(CallerPauses.MIN_PAUSE_NANOS - 1 + PauseDetector.INTERVAL_MILLIS * MS);
-        assertThat(pauses.distorts(-MS, 20 * MS)).as("late by less than the minimum: noise").isFalse();
+        assertThat(pauses.heldUpNanos(-MS, 20 * MS)).as("late by less than the minimum: noise").isZero();
         PauseDetector.woke(pauses, 100 * MS, 150 * MS);
-        assertThat(pauses.distorts(0, 300 * MS)).as("late by 50 ms").isTrue();
+        assertThat(pauses.heldUpNanos(0, 300 * MS)).as("late by 50 ms").isEqualTo(50 * MS);
     }
 
     @Test
@@ -57,7 +57,7 @@ class PauseDetectorTest {
     }
 
     @Test
-    void aCallThatAPauseHeldUpIsNoSampleButADropStillIs() throws ReflectiveOperationException {
+    void aSuccessThatAPauseHeldUpGoesToTheAlgorithmAsHeldUpButADropAsItIs() throws ReflectiveOperationException {
         Bulkhead bulkhead = new Bulkhead("paused", BulkheadConfig.custom()
             .maxConcurrentCalls(100)
             .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())
@@ -84,7 +84,7 @@ class PauseDetectorTest {
         // A call that began after the pause.
         assertThat(bulkhead.tryAcquirePermit()).isTrue();
         bulkhead.onComplete(50 * MS, 50 * MS, 1, Outcome.SUCCESS);
-        assertThat(algorithm.outcomes).containsExactly(Outcome.IGNORED, Outcome.DROPPED, Outcome.SUCCESS);
+        assertThat(algorithm.samples).containsExactly("held up 100 ms of 300 ms", "DROPPED", "SUCCESS");
         assertThat(sampled).containsExactly(Outcome.DROPPED, Outcome.SUCCESS);
         assertThat(bulkhead.getActiveCount()).isZero();
     }
@@ -95,10 +95,10 @@ class PauseDetectorTest {
         return field;
     }
 
-    /** Records the outcome of every sample; keeps the limit. */
+    /** Records every sample; keeps the limit. */
     private static final class Recording implements LimitAlgorithm {
 
-        final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+        final List<String> samples = new CopyOnWriteArrayList<>();
 
         @Override
         public String getName() {
@@ -112,7 +112,13 @@ class PauseDetectorTest {
 
         @Override
         public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
-            this.outcomes.add(outcome);
+            this.samples.add(outcome.name());
+            return 10;
+        }
+
+        @Override
+        public int onPausedSample(long startNanos, long rttNanos, long pausedNanos, int inflight) {
+            this.samples.add("held up " + pausedNanos / MS + " ms of " + rttNanos / MS + " ms");
             return 10;
         }
     }

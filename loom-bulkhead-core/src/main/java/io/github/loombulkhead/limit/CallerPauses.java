@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * The recent pauses of the caller's own process: spans in which it ran nothing (a stop-the-world collection, a long
  * safepoint, the whole process descheduled). A call in flight across such a pause comes back late by up to its
- * length though the callee answered in time, and a latency algorithm would read that as a queue. A bulkhead leaves
- * such a call out of its algorithm's samples ({@link #distorts}).
+ * length though the callee answered in time, and a latency algorithm would read that as a queue. A bulkhead hands
+ * such a call to its algorithm as held up ({@link LimitAlgorithm#onPausedSample}), with what {@link #heldUpNanos}
+ * finds.
  *
  * <p>One thread records pauses, in the order they happened (in the bulkhead, a detector thread that measures how
  * late it wakes); any thread may ask. Only the latest {@value #CAPACITY} pauses are kept. However often the process
@@ -47,10 +48,11 @@ public final class CallerPauses {
     }
 
     /**
-     * Whether a call that started at {@code startNanos} and took {@code rttNanos} was held up by a pause of the
-     * caller rather than by the callee: one recorded pause overlapping it took at least a tenth of its RTT.
+     * How long a pause of the caller held up a call that started at {@code startNanos} and took {@code rttNanos}:
+     * the part of its RTT that one recorded pause took, if that is at least a tenth of it; otherwise 0, and the RTT
+     * is the callee's.
      */
-    public boolean distorts(long startNanos, long rttNanos) {
+    public long heldUpNanos(long startNanos, long rttNanos) {
         long end = startNanos + rttNanos;
         long count = this.recorded.get();
         for (long index = count - 1; index >= 0 && index >= count - CAPACITY; index--) {
@@ -59,13 +61,13 @@ public final class CallerPauses {
             long pauseFrom = this.from.get(slot);
             if (!NanoTimes.isBefore(startNanos, pauseTo)) {
                 // This pause ended before the call started, and older ones ended earlier still.
-                return false;
+                return 0;
             }
             long overlap = Math.min(end - pauseFrom, pauseTo - pauseFrom) - Math.max(0, startNanos - pauseFrom);
             if (overlap > 0 && overlap >= DISTORTING_SHARE * rttNanos) {
-                return true;
+                return overlap;
             }
         }
-        return false;
+        return 0;
     }
 }

@@ -34,6 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the last overload (or 1.3 × the knee, if lower) without queueing, doubling its step per window up to 50 % per RTT;
  * see {@link Growth}.
  * </ul>
+ * A success that a pause of the caller's own process held up ({@link #onPausedSample}) enters no window and adds no
+ * growth; it only raises the growth cap, if the least it can have taken shows no queue.
  * Estimates: {@code noLoadRttNanos}, {@code rttNanos} (the latest window mean), {@code knee} (0 before the first
  * overload). Needs {@link #onStart} for every call to see late calls; without it the windows alone decide.
  */
@@ -145,6 +147,23 @@ final class GradientLimit implements LimitAlgorithm {
             return this.published;
         }
         scanLateCalls(startNanos + rttNanos);
+        return take(startNanos, rttNanos, inflight, outcome, true);
+    }
+
+    /**
+     * A success that the caller's own pause held up: it counts toward the drops' rounds and, if the least it can have
+     * taken shows no queue, toward the growth cap (the callee served that many calls at once). It adds no growth: the
+     * calls a pause held up all come back at once as it ends. Its RTT is too uncertain for a window, and the time it
+     * ended too late to age the calls still in flight.
+     */
+    @Override
+    public int onPausedSample(long startNanos, long rttNanos, long pausedNanos, int inflight) {
+        this.cohorts.completed(startNanos, inflight);
+        return take(startNanos, Math.max(1, rttNanos - pausedNanos), inflight, Outcome.SUCCESS, false);
+    }
+
+    /** Takes a call that was not ignored; {@code timed}: its RTT is measured well enough for a window. */
+    private int take(long startNanos, long rttNanos, int inflight, Outcome outcome, boolean timed) {
         this.drops.finished(outcome == Outcome.DROPPED);
         if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
@@ -166,13 +185,15 @@ final class GradientLimit implements LimitAlgorithm {
         }
         else {
             this.drops.counted(false, round);
-            this.window.add(startNanos, rtt, inflight);
+            if (timed) {
+                this.window.add(startNanos, rtt, inflight);
+            }
             if (noLoad == 0 || rtt <= noLoad * this.quietRatio) {
                 this.growth.quiet(inflight);
             }
             double perCall = this.growth.perCall();
             double slow = this.startup ? this.quietRatio : this.tolerance;
-            if (perCall > 0 && inflight * 2 >= current && (noLoad == 0 || rtt <= noLoad * slow)) {
+            if (timed && perCall > 0 && inflight * 2 >= current && (noLoad == 0 || rtt <= noLoad * slow)) {
                 this.growth.add(perCall);
             }
         }

@@ -42,6 +42,17 @@ public interface LimitAlgorithm {
     int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome);
 
     /**
+     * Takes a call that succeeded while the caller's own process paused for {@code pausedNanos} of its
+     * {@code rttNanos} (a stop-the-world collection, the process descheduled; see {@link CallerPauses}): the callee
+     * served it, but its RTT is only known to lie between {@code rttNanos - pausedNanos} and {@code rttNanos}. The
+     * default takes no sample from it ({@link Outcome#IGNORED}).
+     * @return the limit to apply
+     */
+    default int onPausedSample(long startNanos, long rttNanos, long pausedNanos, int inflight) {
+        return onSample(startNanos, rttNanos, inflight, Outcome.IGNORED);
+    }
+
+    /**
      * What the algorithm believes now, for metrics and diagnostics: names (documented by each algorithm) to values,
      * durations in nanoseconds. Empty when the algorithm keeps no estimates.
      */

@@ -249,4 +249,53 @@ class GradientLimitTest {
         assertThat(algorithm.getEstimates()).containsEntry("noLoadRttNanos", 0L).containsEntry("knee", 0);
         assertThat(algorithm.getName()).isEqualTo("gradient");
     }
+
+    @Test
+    void callsAPauseOfTheCallerHeldUpOpenNoWindow() {
+        LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().maxLimit(100));
+        ClosedLoop loop = new ClosedLoop(algorithm, 1000, S).runRtts(20);
+        assertThat(loop.limit()).isEqualTo(100);
+        // A whole round of calls came back 2 RTTs late, the caller paused for those 2 RTTs: no queue.
+        long start = loop.now();
+        for (int i = 0; i < 100; i++) {
+            algorithm.onStart(start, 100);
+        }
+        for (int i = 0; i < 100; i++) {
+            assertThat(algorithm.onPausedSample(start, 3 * S, 2 * S, 100)).isEqualTo(100);
+        }
+        assertThat(algorithm.getEstimates()).containsEntry("noLoadRttNanos", S).containsEntry("knee", 0);
+        // The same round taken as plain samples reads as a queue of two RTTs: the limit falls to a third.
+        LimitAlgorithm unaware = gradient(AdaptiveLimitConfig.custom().maxLimit(100));
+        ClosedLoop again = new ClosedLoop(unaware, 1000, S).runRtts(20);
+        long sent = again.now();
+        for (int i = 0; i < 100; i++) {
+            unaware.onStart(sent, 100);
+        }
+        for (int i = 0; i < 100; i++) {
+            unaware.onSample(sent, 3 * S, 100, Outcome.SUCCESS);
+        }
+        assertThat(unaware.getLimit()).isBetween(30, 34);
+    }
+
+    @Test
+    void callsAPauseHeldUpRaiseTheGrowthCapByTheLeastTheyCanHaveTakenButAddNoGrowth() {
+        // The first 100 calls: the callee answered them in one RTT, but the caller read them 1.5 RTTs late.
+        LimitAlgorithm algorithm = gradient();
+        LimitAlgorithm withoutThem = gradient();
+        for (int i = 1; i <= 100; i++) {
+            algorithm.onStart(i, i);
+            algorithm.onPausedSample(i, S + S * 3 / 2, S * 3 / 2, i);
+        }
+        assertThat(algorithm.getLimit()).as("no growth from them").isEqualTo(100);
+        // 60 calls read in time, each with 60 in flight: each adds growth while 60 is at least half the limit, under a
+        // cap of 1.3 × the 100 in flight the callee served.
+        for (LimitAlgorithm each : java.util.List.of(algorithm, withoutThem)) {
+            for (int i = 0; i < 60; i++) {
+                each.onStart(2 * S + i, 60);
+                each.onSample(2 * S + i, S, 60, Outcome.SUCCESS);
+            }
+        }
+        assertThat(algorithm.getLimit()).isEqualTo(121);
+        assertThat(withoutThem.getLimit()).as("capped at 1.3 × 60 + 1, under the initial limit").isEqualTo(100);
+    }
 }

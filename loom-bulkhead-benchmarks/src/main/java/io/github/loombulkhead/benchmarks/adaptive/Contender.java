@@ -82,9 +82,11 @@ public enum Contender {
 
             @Override
             public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
-                if (!dropped && pauses.distorts(startNanos, rttNanos)) {
-                    // As the bulkhead does: a call the caller's pause held up is no sample.
-                    algorithm.onSample(startNanos, rttNanos, inflight, Outcome.IGNORED);
+                long heldUp = dropped ? 0 : pauses.heldUpNanos(startNanos, rttNanos);
+                if (heldUp > 0) {
+                    // As the bulkhead does with a success the caller's pause held up.
+                    int proposed = algorithm.onPausedSample(startNanos, rttNanos, heldUp, inflight);
+                    ramp.propose(proposed, startNanos + rttNanos, rttNanos - heldUp);
                     return;
                 }
                 int proposed = algorithm.onSample(startNanos, rttNanos, inflight,

@@ -41,8 +41,8 @@ public final class AdaptiveReport {
                     + "A run ends after 60 s: calls still waiting or running then never finished, and that burst was "
                     + "not done. In the last two the caller's own process pauses (the callee goes on working; the "
                     + "caller handles no answer, timeout or new call until the pause ends): loom's limits hear of the "
-                    + "pause as the bulkhead's pause detector tells them and take no sample from a call it held up; "
-                    + "the others cannot tell.\n\n");
+                    + "pause as the bulkhead's pause detector tells them, and a success the pause held up opens no "
+                    + "window; the others cannot tell.\n\n");
             out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out | never finished |\n");
             out.append("|---|---|---:|---:|---:|---:|---:|\n");
             previous = null;

@@ -140,7 +140,14 @@ class BenchmarkSuiteSmokeTest {
         }
         // The third burst changes the capacity: the reference told of it late follows.
         expected.add("told the capacity 300 ms late (reference)");
+        // Then the two bursts during which the caller pauses.
+        for (int scenario = 0; scenario < 2; scenario++) {
+            expected.addAll(perScenario);
+        }
         assertThat(adaptive.bursts()).extracting(BurstResult::contender).containsExactlyElementsOf(expected);
+        assertThat(adaptive.bursts()).extracting(BurstResult::scenario)
+            .filteredOn((scenario) -> scenario.contains("the caller paused"))
+            .hasSize(2 * perScenario.size());
     }
 
     @Test

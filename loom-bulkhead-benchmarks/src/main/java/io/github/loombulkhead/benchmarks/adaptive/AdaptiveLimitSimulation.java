@@ -124,7 +124,7 @@ public final class AdaptiveLimitSimulation {
 
     /**
      * Two of the sample's bursts with the caller's own process pausing for 350 ms: in the first round trip of the
-     * 1,000 calls (as a stall of the caller's JVM did in one run of the sample), and at 1 s into the 4,000 calls.
+     * 1,000 calls (as the sample's own heap-probe GC did, that long, in one run), and at 1 s into the 4,000 calls.
      */
     static List<CallerPause.Burst> pausedBursts() {
         Duration minute = Duration.ofSeconds(60);

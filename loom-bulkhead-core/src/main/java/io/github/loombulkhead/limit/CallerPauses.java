@@ -20,8 +20,8 @@ public final class CallerPauses {
     /** Shorter pauses are not recorded: scheduling noise, and too short to change a window's mean. */
     public static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    /** A call is left out when one pause takes at least this share of its RTT. */
-    static final double DISTORTING_SHARE = 0.1;
+    /** A call counts as held up when one pause took at least this share of its RTT. */
+    static final double HELD_UP_SHARE = 0.1;
 
     static final int CAPACITY = 32;
 
@@ -64,7 +64,7 @@ public final class CallerPauses {
                 return 0;
             }
             long overlap = Math.min(end - pauseFrom, pauseTo - pauseFrom) - Math.max(0, startNanos - pauseFrom);
-            if (overlap > 0 && overlap >= DISTORTING_SHARE * rttNanos) {
+            if (overlap > 0 && overlap >= HELD_UP_SHARE * rttNanos) {
                 return overlap;
             }
         }

@@ -28,6 +28,15 @@ public interface BulkheadListener {
     }
 
     /**
+     * A call of an adaptive bulkhead succeeded while a pause of this process (a stop-the-world collection, the
+     * process descheduled) took {@code pausedNanos} of its {@code rttNanos}: its algorithm took it as held up,
+     * not as a sample of the callee's RTT (see {@link io.github.loombulkhead.limit.CallerPauses}). Not called for
+     * static bulkheads.
+     */
+    default void onPausedSample(Bulkhead bulkhead, long rttNanos, long pausedNanos) {
+    }
+
+    /**
      * The limit was changed at runtime. A larger limit is reported before any call can take the new
      * permits, so resources sized from the limit can grow first; a smaller one after it applies.
      */

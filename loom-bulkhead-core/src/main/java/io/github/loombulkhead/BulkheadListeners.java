@@ -103,6 +103,17 @@ final class BulkheadListeners {
         }
     }
 
+    void pausedSample(Bulkhead bulkhead, long rttNanos, long pausedNanos) {
+        for (BulkheadListener listener : this.listeners) {
+            try {
+                listener.onPausedSample(bulkhead, rttNanos, pausedNanos);
+            }
+            catch (Throwable ex) {
+                failed(bulkhead, listener, ex);
+            }
+        }
+    }
+
     void limitChanged(Bulkhead bulkhead, int oldLimit, int newLimit) {
         for (BulkheadListener listener : this.listeners) {
             try {

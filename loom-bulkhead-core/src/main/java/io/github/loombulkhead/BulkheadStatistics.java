@@ -45,6 +45,10 @@ final class BulkheadStatistics {
         this.listeners.sampled(bulkhead, rttNanos, outcome);
     }
 
+    void pausedSample(Bulkhead bulkhead, long rttNanos, long pausedNanos) {
+        this.listeners.pausedSample(bulkhead, rttNanos, pausedNanos);
+    }
+
     /** Counts a rejection, tells listeners, and returns the exception to throw or hand over. */
     BulkheadRejectedException countRejection(Bulkhead bulkhead, RejectionReason reason, long waitNanos, String detail) {
         this.rejected.get(reason).increment();

@@ -116,6 +116,7 @@ final class LimitControl {
                 : 0;
         if (heldUp > 0) {
             current.onPausedSample(startNanos, rttNanos, heldUp, inflight);
+            this.statistics.pausedSample(this.owner, rttNanos, heldUp);
             apply(current, rttNanos - heldUp);
         }
         else if (outcome != Outcome.IGNORED && rttNanos > 0) {

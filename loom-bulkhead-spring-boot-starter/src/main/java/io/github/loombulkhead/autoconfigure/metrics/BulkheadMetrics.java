@@ -15,8 +15,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * Binds every bulkhead of a {@link BulkheadRegistry}, including those created later, to Micrometer:
  * gauges {@code loom.bulkhead.limit/active/waiting}, counter {@code loom.bulkhead.calls} and timers
  * {@code loom.bulkhead.wait/execution}, and for adaptive bulkheads gauge {@code loom.bulkhead.adaptive.ceiling},
- * timer {@code loom.bulkhead.adaptive.rtt} and counter {@code loom.bulkhead.adaptive.drops}; all tagged with the
- * bulkhead's {@code name}.
+ * timer {@code loom.bulkhead.adaptive.rtt} and counters {@code loom.bulkhead.adaptive.drops} and
+ * {@code loom.bulkhead.adaptive.paused}; all tagged with the bulkhead's {@code name}.
  */
 public class BulkheadMetrics implements MeterBinder {
 
@@ -56,6 +56,11 @@ public class BulkheadMetrics implements MeterBinder {
         @Override
         public void onSample(Bulkhead bulkhead, long rttNanos, Outcome outcome) {
             metersOf(bulkhead).sampled(rttNanos, outcome);
+        }
+
+        @Override
+        public void onPausedSample(Bulkhead bulkhead, long rttNanos, long pausedNanos) {
+            metersOf(bulkhead).pausedSample();
         }
 
         private PerBulkheadMeters metersOf(Bulkhead bulkhead) {

@@ -16,7 +16,8 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The meters of one bulkhead in one {@link MeterRegistry}, registered up front so every series exists from the start.
  * {@code loom.bulkhead.calls} reads the bulkhead's own totals, so it also counts the calls made before the meters were
- * bound (Spring Boot binds them once every singleton exists); the timers and {@code adaptive.drops} record from then.
+ * bound (Spring Boot binds them once every singleton exists); the timers, {@code adaptive.drops} and
+ * {@code adaptive.paused} record from then.
  */
 final class PerBulkheadMeters {
 
@@ -35,6 +36,8 @@ final class PerBulkheadMeters {
     static final String ADAPTIVE_RTT = "loom.bulkhead.adaptive.rtt";
 
     static final String ADAPTIVE_DROPS = "loom.bulkhead.adaptive.drops";
+
+    static final String ADAPTIVE_PAUSED = "loom.bulkhead.adaptive.paused";
 
     static final String ADAPTIVE_CEILING = "loom.bulkhead.adaptive.ceiling";
 
@@ -58,6 +61,9 @@ final class PerBulkheadMeters {
 
     /** Of an adaptive bulkhead only; null for a static one. */
     private final Counter drops;
+
+    /** Of an adaptive bulkhead only; null for a static one. */
+    private final Counter paused;
 
     PerBulkheadMeters(Bulkhead bulkhead, MeterRegistry registry) {
         Tags name = Tags.of("name", bulkhead.getName());
@@ -88,10 +94,16 @@ final class PerBulkheadMeters {
                 .description("Finished calls the adaptive limit algorithm took as overload signals (drops)")
                 .tags(name)
                 .register(registry);
+            this.paused = Counter.builder(ADAPTIVE_PAUSED)
+                .description("Successful calls a pause of this process held up (a stop-the-world collection): "
+                        + "the adaptive limit algorithm took no RTT sample from them")
+                .tags(name)
+                .register(registry);
         }
         else {
             this.rtt = null;
             this.drops = null;
+            this.paused = null;
         }
     }
 
@@ -114,6 +126,12 @@ final class PerBulkheadMeters {
         this.rtt.record(rttNanos, TimeUnit.NANOSECONDS);
         if (outcome == Outcome.DROPPED) {
             this.drops.increment();
+        }
+    }
+
+    void pausedSample() {
+        if (this.paused != null) {
+            this.paused.increment();
         }
     }
 

@@ -1,6 +1,8 @@
 package io.github.loombulkhead.autoconfigure.metrics;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.Bulkhead;
@@ -8,6 +10,7 @@ import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
+import io.github.loombulkhead.limit.CallerPauses;
 import io.github.loombulkhead.limit.Outcome;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -163,9 +166,11 @@ class LoomBulkheadMetricsAutoConfigurationTest {
             assertThat(ceiling.getId().getBaseUnit()).isEqualTo("calls");
             assertThat(registry.get("loom.bulkhead.adaptive.rtt").tag("name", "flexible").timer().count()).isZero();
             assertThat(registry.get("loom.bulkhead.adaptive.drops").tag("name", "flexible").counter().count()).isZero();
+            assertThat(registry.get("loom.bulkhead.adaptive.paused").tag("name", "flexible").counter().count())
+                .isZero();
             assertThat(registry.getMeters())
                 .filteredOn((meter) -> meter.getId().getName().startsWith("loom.bulkhead.adaptive."))
-                .hasSize(3)
+                .hasSize(4)
                 .allSatisfy((meter) -> assertThat(meter.getId().getTags()).containsExactly(Tag.of("name", "flexible")))
                 .allSatisfy((meter) -> assertThat(meter.getId().getDescription()).isNotBlank());
         });
@@ -202,6 +207,37 @@ class LoomBulkheadMetricsAutoConfigurationTest {
             assertThat(registry.find("loom.bulkhead.adaptive.rtt").tag("name", "callee").timer()).isNull();
             assertThat(registry.find("loom.bulkhead.adaptive.drops").tag("name", "callee").counter()).isNull();
         });
+    }
+
+    @Test
+    void successesAPauseOfTheProcessHeldUpAreCountedAndNotTimed() {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.contextRunner.withPropertyValues(ADAPTIVE)
+            .withBean(PrometheusMeterRegistry.class, () -> prometheus)
+            .run((context) -> {
+                Bulkhead flexible = context.getBean(BulkheadRegistry.class).bulkhead("flexible");
+                CallerPauses pauses = new CallerPauses();
+                Field limits = Bulkhead.class.getDeclaredField("limits");
+                limits.setAccessible(true);
+                Object control = limits.get(flexible);
+                Field field = control.getClass().getDeclaredField("pauses");
+                field.setAccessible(true);
+                field.set(control, pauses);
+                // The process ran nothing from 200 ms ago to 100 ms ago.
+                long now = System.nanoTime();
+                pauses.paused(now - TimeUnit.MILLISECONDS.toNanos(200), now - TimeUnit.MILLISECONDS.toNanos(100));
+                long call = TimeUnit.MILLISECONDS.toNanos(300);
+                for (Outcome outcome : List.of(Outcome.SUCCESS, Outcome.SUCCESS, Outcome.DROPPED)) {
+                    assertThat(flexible.tryAcquirePermit()).isTrue();
+                    flexible.onComplete(call, call, 1, outcome);
+                }
+                assertThat(prometheus.get("loom.bulkhead.adaptive.paused").tag("name", "flexible").counter().count())
+                    .isEqualTo(2.0);
+                // Only the drop, a sample as always, was timed.
+                assertThat(prometheus.get("loom.bulkhead.adaptive.rtt").tag("name", "flexible").timer().count())
+                    .isEqualTo(1);
+                assertThat(prometheus.scrape()).contains("loom_bulkhead_adaptive_paused_total{name=\"flexible\"} 2.0");
+            });
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.benchmarks.adaptive;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -250,7 +251,7 @@ class AdaptiveLimitSimulationTest {
     }
 
     @Test
-    void loomsLimitsTakeNoSampleFromCallsTheCallersPauseHeldUp() {
+    void loomsLimitsDoNotReadAPauseOfTheCallerAsAQueue() {
         CalleeModel patient = CALLEE.withMaxWait(Duration.ofSeconds(60));
         CallerPause.Burst stalled = AdaptiveLimitSimulation.pausedBursts().get(0);
         Scenario burst = stalled.scenario();
@@ -289,7 +290,7 @@ class AdaptiveLimitSimulationTest {
         assertThat(unaware.succeeded()).isEqualTo(1000);
         // Deterministic for the seed. Taken as samples, the late calls read as a queue and the limit falls.
         assertThat(unaware.seconds()).isGreaterThan(1.5 * unpaused.seconds());
-        // Left out, the pause costs little more than itself.
+        // Held up, the calls open no window, and the pause costs little more than itself.
         assertThat(paused.seconds()).isLessThan(unpaused.seconds() + 0.35 * 1.5);
     }
 
@@ -302,9 +303,9 @@ class AdaptiveLimitSimulationTest {
     /** A fixed limit that records every call's start and end, and the pauses it hears of. */
     private static final class Recorder implements SimulatedLimit {
 
-        final List<String> events = new java.util.ArrayList<>();
+        final List<String> events = new ArrayList<>();
 
-        final List<Long> ends = new java.util.ArrayList<>();
+        final List<Long> ends = new ArrayList<>();
 
         private final int limit;
 

@@ -8,8 +8,8 @@ import io.github.loombulkhead.limit.CallerPauses;
 /**
  * One daemon platform thread that finds the pauses of this process for every adaptive bulkhead: it wakes every
  * {@value #INTERVAL_MILLIS} ms, and the time it wakes late by is a span in which the process ran nothing (a
- * stop-the-world collection, a long safepoint, the process descheduled). Started by the first adaptive bulkhead that
- * takes a sample; a static bulkhead never starts it. A pause that begins and ends between two wake-ups is not seen.
+ * stop-the-world collection, a long safepoint, the process descheduled). Started when an adaptive bulkhead's call first
+ * succeeds; a static bulkhead never starts it. A pause that begins and ends between two wake-ups is not seen.
  */
 final class PauseDetector {
 

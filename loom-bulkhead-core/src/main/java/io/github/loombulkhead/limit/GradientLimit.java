@@ -290,12 +290,16 @@ final class GradientLimit implements LimitAlgorithm {
             double target = due.knee() * (1 - DRAIN_MARGIN);
             // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
             this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
+            if (target >= this.limit) {
+                // Found before a decrease that went further was applied: nothing left to do but the knee.
+                return;
+            }
             if (due.startsDecrease()) {
                 decrease(target, due.at(), false);
                 this.drainCountdown = 2;
                 this.growth.hold();
             }
-            else if (target < this.limit) {
+            else {
                 // Calls sent before the last decrease, the same overload seen better as they age; or calls sent since,
                 // before any came back in time: at most down to the floor, and the drain windows go on.
                 this.limit = Math.max(this.config.getMinLimit(), target);

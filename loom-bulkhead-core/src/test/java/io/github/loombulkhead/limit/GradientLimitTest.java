@@ -1,5 +1,9 @@
 package io.github.loombulkhead.limit;
 
+import java.lang.reflect.Field;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.ReentrantLock;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -222,6 +226,69 @@ class GradientLimitTest {
         assertThat(loop.limit()).isBetween(63, 66);
         assertThat(loop.getEstimate("knee")).isBetween(66.0, 68.0);
         assertThat(loop.drops()).isZero();
+    }
+
+    @Test
+    void aLateGroupThatADecreaseWentBelowMeanwhileStartsNoSecondDecrease() throws Exception {
+        LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().maxLimit(100));
+        ClosedLoop loop = new ClosedLoop(algorithm, 1000, S).runRtts(20);
+        long late = loop.now() + S / 2;
+        for (int i = 0; i < 40; i++) {
+            algorithm.onStart(late, 100);
+        }
+        // Another thread holds the algorithm's lock: what the samples find waits until it is free.
+        ReentrantLock lock = (ReentrantLock) field("lock").get(algorithm);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread holder = Thread.ofPlatform().start(() -> {
+            lock.lock();
+            try {
+                held.countDown();
+                done.await();
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            finally {
+                lock.unlock();
+            }
+        });
+        held.await();
+        long dropped;
+        try {
+            // The 40 calls are 1.5 RTTs old: a late group, its bound (97 % of 100 / 1.5) waiting.
+            loop.runRtts(2);
+            dropped = loop.now();
+            for (int i = 0; i < 10; i++) {
+                // Fast failures, more than 5 % of the round: a decrease is due too, to half the limit of the start.
+                algorithm.onStart(dropped, 100);
+                algorithm.onSample(dropped, S / 10, 100, Outcome.DROPPED);
+            }
+            assertThat(algorithm.getLimit()).isEqualTo(100);
+        }
+        finally {
+            done.countDown();
+            holder.join();
+        }
+        for (int i = 0; i < 40; i++) {
+            algorithm.onSample(late, dropped - late, 100, Outcome.IGNORED);
+        }
+        // Calls sent after the decrease, quiet: the first one lets the held-back work run. The drops' decrease goes
+        // to 50, below the late group's bound of 64, which so starts no decrease of its own: growth goes on at 5 %
+        // of a permit per call, as after the drops' decrease alone.
+        long after = dropped + S / 5;
+        for (int i = 0; i < 40; i++) {
+            algorithm.onStart(after + i, 50);
+            algorithm.onSample(after + i, S / 2, 50, Outcome.SUCCESS);
+        }
+        assertThat(algorithm.getEstimates()).containsEntry("knee", 50);
+        assertThat(algorithm.getLimit()).isEqualTo(51);
+    }
+
+    private static Field field(String name) throws NoSuchFieldException {
+        Field field = GradientLimit.class.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.github.loombulkhead.limit;
 
 import java.lang.reflect.Field;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.junit.jupiter.api.Test;
@@ -265,6 +266,8 @@ class GradientLimitTest {
                 algorithm.onSample(dropped, S / 10, 100, Outcome.DROPPED);
             }
             assertThat(algorithm.getLimit()).isEqualTo(100);
+            assertThat(((AtomicReference<?>) field("lateBound").get(algorithm)).get()).as("the late group's bound")
+                .isNotNull();
         }
         finally {
             done.countDown();

@@ -73,9 +73,10 @@ final class AimdLimit implements LimitAlgorithm {
         if (outcome == Outcome.IGNORED) {
             return this.published;
         }
-        this.collapse.finished(outcome == Outcome.DROPPED);
+        boolean beforeDecrease = NanoTimes.isBefore(startNanos, this.lastDecreaseNanos);
+        this.collapse.finished(outcome == Outcome.DROPPED, beforeDecrease);
         int current = this.published;
-        if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
+        if (beforeDecrease) {
             if (this.collapse.isDueBeforeDecrease(current)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
                 this.due.dueNow(startNanos + Math.max(1, rttNanos));

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Whether the callee collapsed, counted without locks: at least half a limit's worth of calls finished since the last
  * decrease and more than three of them failed per success. Its queue then holds calls whose callers gave up, every new
  * call waits behind them, and taking a fraction off per round only keeps that queue full. Calls that started before
- * the last decrease count too, once: after a decrease for a collapse they are known to fail.
+ * the last decrease count too, unless that decrease was for a collapse: they are then known to fail, and only the
+ * calls sent since can show that the callee still collapses.
  */
 final class CollapseSignal {
 
@@ -28,8 +29,14 @@ final class CollapseSignal {
         this.minSamples = minSamples;
     }
 
-    /** Counts a finished call, also one that started before the last decrease. */
-    void finished(boolean dropped) {
+    /**
+     * Counts a finished call; one that started before the last decrease ({@code beforeDecrease}) only if that
+     * decrease was not for a collapse.
+     */
+    void finished(boolean dropped, boolean beforeDecrease) {
+        if (beforeDecrease && this.collapsed) {
+            return;
+        }
         this.finished.incrementAndGet();
         this.balance.addAndGet(dropped ? -1 : FAILURES_PER_SUCCESS);
     }

@@ -30,9 +30,12 @@ final class DropSignals {
         this.collapse = new CollapseSignal(this.minSamples);
     }
 
-    /** Counts a finished call toward a collapse, also one that started before the last decrease. */
-    void finished(boolean dropped) {
-        this.collapse.finished(dropped);
+    /**
+     * Counts a finished call toward a collapse; one that started before the last decrease ({@code beforeDecrease})
+     * only if that decrease was not for a collapse.
+     */
+    void finished(boolean dropped, boolean beforeDecrease) {
+        this.collapse.finished(dropped, beforeDecrease);
     }
 
     boolean isCollapse(int limit) {

@@ -164,8 +164,9 @@ final class GradientLimit implements LimitAlgorithm {
 
     /** Takes a call that was not ignored; {@code timed}: its RTT is measured well enough for a window. */
     private int take(long startNanos, long rttNanos, int inflight, Outcome outcome, boolean timed) {
-        this.drops.finished(outcome == Outcome.DROPPED);
-        if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
+        boolean beforeDecrease = NanoTimes.isBefore(startNanos, this.lastDecreaseNanos);
+        this.drops.finished(outcome == Outcome.DROPPED, beforeDecrease);
+        if (beforeDecrease) {
             if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
                 drain();

@@ -87,6 +87,23 @@ class AimdLimitTest {
     }
 
     @Test
+    void callsSentBeforeACollapseDoNotCountTowardTheNextOne() {
+        LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(100));
+        algorithm.onSample(0, S, 100, Outcome.DROPPED);
+        for (int i = 0; i < 25; i++) {
+            algorithm.onSample(i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("collapsed").isEqualTo(12);
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(25 + i, S, 100, Outcome.DROPPED);
+        }
+        // The first call sent after the collapse fails too, behind the calls the collapse is for: a plain decrease
+        // (0.75 × 12.5), not a second collapse to a quarter (3).
+        algorithm.onSample(24 + S + 1, S, 12, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(9);
+    }
+
+    @Test
     void addsTheIncreaseRatioOfTheLastDecreasedLimitPerRtt() {
         LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(200));
         algorithm.onSample(0, S, 200, Outcome.DROPPED);

@@ -209,6 +209,26 @@ class GradientLimitTest {
     }
 
     @Test
+    void callsSentBeforeACollapseDoNotCountTowardTheNextOne() {
+        LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().initialLimit(100));
+        for (int i = 0; i < 6; i++) {
+            algorithm.onSample(0, S, 100, Outcome.DROPPED);
+        }
+        for (int i = 0; i < 25; i++) {
+            algorithm.onSample(i, S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).as("collapsed").isEqualTo(12);
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(25 + i, S, 100, Outcome.DROPPED);
+        }
+        // The first call sent after the collapse fails too: it waited behind the calls the collapse is for. One round
+        // of drops takes a fifth off (12.5 to 10); the 100 calls sent before it were known to fail and prove no new
+        // collapse (a quarter of 12.5: 3).
+        algorithm.onSample(24 + S + 1, S, 12, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(10);
+    }
+
+    @Test
     void aGroupOfLateCallsLowersTheLimitBeforeAnyOfThemCompletes() {
         LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().maxLimit(100));
         ClosedLoop loop = new ClosedLoop(algorithm, 1000, S).runRtts(20);

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * causes one decrease per RTT, not one per dropped call): the limit × {@code backoffRatio}; half while starting.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the limit falls to a quarter at once ({@link CollapseSignal}); calls that started
- * before the last decrease count here, once.
+ * before the last decrease count here, but not those that started before the last collapse.
  * <li><b>Growth</b>, paced per successful call that started with at least half the limit in use: doubling per RTT
  * until the first drop, never beyond 1.3 × the most calls in flight that a successful call started with; afterwards
  * {@code increaseRatio} × the limit it last fell to, in permits, per RTT (additive between two decreases); after a
@@ -73,11 +73,10 @@ final class AimdLimit implements LimitAlgorithm {
         if (outcome == Outcome.IGNORED) {
             return this.published;
         }
-        boolean beforeDecrease = NanoTimes.isBefore(startNanos, this.lastDecreaseNanos);
-        this.collapse.finished(outcome == Outcome.DROPPED, beforeDecrease);
+        this.collapse.finished(outcome == Outcome.DROPPED, startNanos);
         int current = this.published;
-        if (beforeDecrease) {
-            if (this.collapse.isDueBeforeDecrease(current)) {
+        if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
+            if (this.collapse.isCollapse(current)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
                 this.due.dueNow(startNanos + Math.max(1, rttNanos));
                 drain();
@@ -120,7 +119,7 @@ final class AimdLimit implements LimitAlgorithm {
                     this.startup = false;
                     this.pendingGrowth.reset();
                     this.drops.reset();
-                    this.collapse.decreased(collapse);
+                    this.collapse.decreased(collapse, dropEnd);
                 }
                 else {
                     double grown = this.limit + this.pendingGrowth.sumThenReset();

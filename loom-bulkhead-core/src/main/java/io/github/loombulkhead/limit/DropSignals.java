@@ -30,12 +30,9 @@ final class DropSignals {
         this.collapse = new CollapseSignal(this.minSamples);
     }
 
-    /**
-     * Counts a finished call toward a collapse; one that started before the last decrease ({@code beforeDecrease})
-     * only if that decrease was not for a collapse.
-     */
-    void finished(boolean dropped, boolean beforeDecrease) {
-        this.collapse.finished(dropped, beforeDecrease);
+    /** Counts a call that started at {@code startNanos} and finished toward a collapse; see {@link CollapseSignal}. */
+    void finished(boolean dropped, long startNanos) {
+        this.collapse.finished(dropped, startNanos);
     }
 
     boolean isCollapse(int limit) {
@@ -43,11 +40,11 @@ final class DropSignals {
     }
 
     /**
-     * Takes a call that started before the last decrease and ended at {@code end}: unless that decrease was for a
-     * collapse, a collapse makes a decrease due. Returns whether it did.
+     * Takes a call that started before the last decrease and ended at {@code end}: a collapse (told by calls that
+     * started after the last one) makes a decrease due. Returns whether it did.
      */
     boolean collapseDue(long end, int limit) {
-        if (this.collapse.isDueBeforeDecrease(limit)) {
+        if (this.collapse.isCollapse(limit)) {
             this.due.dueNow(end);
             return true;
         }
@@ -99,14 +96,14 @@ final class DropSignals {
     }
 
     /**
-     * Starts counting afresh after a decrease, remembering whether it was for a collapse. A knee the drops suggested
+     * Starts counting afresh after a decrease made at {@code decreasedAt}, remembering it if it was for a collapse. A knee the drops suggested
      * is forgotten too: a latency decrease may come first and leave the drops that suggested it before the decrease,
      * so the next drop decrease, maybe much later, must not fall to it.
      */
-    void decreased(boolean collapse) {
+    void decreased(boolean collapse, long decreasedAt) {
         this.dueKnee.set(NO_KNEE);
         this.round.reset();
-        this.collapse.decreased(collapse);
+        this.collapse.decreased(collapse, decreasedAt);
     }
 
     private static long lower(long a, long b) {

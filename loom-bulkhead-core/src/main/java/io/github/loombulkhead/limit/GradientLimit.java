@@ -28,7 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * while starting, half.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
- * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, once.
+ * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, but not those
+ * that started before the last collapse.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
  * the last overload (or 1.3 × the knee, if lower) without queueing, doubling its step per window up to 50 % per RTT;
@@ -164,9 +165,8 @@ final class GradientLimit implements LimitAlgorithm {
 
     /** Takes a call that was not ignored; {@code timed}: its RTT is measured well enough for a window. */
     private int take(long startNanos, long rttNanos, int inflight, Outcome outcome, boolean timed) {
-        boolean beforeDecrease = NanoTimes.isBefore(startNanos, this.lastDecreaseNanos);
-        this.drops.finished(outcome == Outcome.DROPPED, beforeDecrease);
-        if (beforeDecrease) {
+        this.drops.finished(outcome == Outcome.DROPPED, startNanos);
+        if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
                 drain();
@@ -390,7 +390,7 @@ final class GradientLimit implements LimitAlgorithm {
         this.lateArmed = false;
         this.startup = false;
         this.growth.restart(this.limit, returnTarget());
-        this.drops.decreased(collapse);
+        this.drops.decreased(collapse, this.lastDecreaseNanos);
         publish();
         this.window = SampleWindow.after(this.noLoadRtt.get());
     }

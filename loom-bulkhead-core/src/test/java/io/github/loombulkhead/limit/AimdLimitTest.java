@@ -101,6 +101,11 @@ class AimdLimitTest {
         // (0.75 × 12.5), not a second collapse to a quarter (3).
         algorithm.onSample(24 + S + 1, S, 12, Outcome.DROPPED);
         assertThat(algorithm.getLimit()).isEqualTo(9);
+        // Nor after that plain decrease: calls sent before the collapse that time out only now fail as expected.
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(25 + i, 5 * S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).isEqualTo(9);
     }
 
     @Test

@@ -29,7 +29,7 @@ class DropSignalsTest {
         // The drops made a decrease due, but a latency decrease ended later and took its place.
         this.signals.dropped(0, 1000 * MS, 100, 100 * MS, 20);
         this.signals.dropped(0, 1000 * MS, 100, 100 * MS, 20);
-        this.signals.decreased(false);
+        this.signals.decreased(false, 1000 * MS);
         // Much later, a mild overload: its drops suggest a knee of 100 × 100 / 110 = 90.9, not the old one's 10.
         this.signals.dropped(5000 * MS, 110 * MS, 100, 100 * MS, 20);
         this.signals.dropped(5000 * MS, 110 * MS, 100, 100 * MS, 20);

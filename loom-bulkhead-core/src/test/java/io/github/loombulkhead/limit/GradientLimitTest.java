@@ -226,6 +226,11 @@ class GradientLimitTest {
         // collapse (a quarter of 12.5: 3).
         algorithm.onSample(24 + S + 1, S, 12, Outcome.DROPPED);
         assertThat(algorithm.getLimit()).isEqualTo(10);
+        // Nor after that plain decrease: calls sent before the collapse that time out only now fail as expected.
+        for (int i = 0; i < 100; i++) {
+            algorithm.onSample(25 + i, 5 * S, 100, Outcome.DROPPED);
+        }
+        assertThat(algorithm.getLimit()).isEqualTo(10);
     }
 
     @Test

@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * that started before the last collapse.
  * <li><b>Growth</b>, paced per call that started with at least half the limit in use and did not queue: doubling per
  * RTT while starting; 50 % per RTT back up to the knee; {@code increaseRatio} per RTT above it; once past the limit of
- * the last overload (or 1.3 × the knee, if lower) without queueing, doubling its step per window up to 50 % per RTT;
- * see {@link Growth}.
+ * the last overload (or 1.3 × the knee, if lower) without queueing, a probe doubling its step per quiet window while
+ * below 50 % per RTT, then {@code increaseRatio} again; see {@link Growth}.
  * </ul>
  * A success that a pause of the caller's own process held up ({@link #onPausedSample}) enters no window and adds no
  * growth; it only raises the growth cap, if the least it can have taken shows no queue.

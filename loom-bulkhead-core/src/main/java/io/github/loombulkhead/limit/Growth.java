@@ -6,9 +6,10 @@ import java.util.concurrent.atomic.DoubleAdder;
 /**
  * The gradient's growth, paced per call that started with at least half the limit in use and did not queue: doubling
  * per RTT while starting; 50 % per RTT back up to the return target (the knee, or half the limit the last overload
- * began at); {@code increaseRatio} per RTT above it; once past the limit of the last overload (or 1.3 × the knee)
- * without queueing,
- * doubling its step per window up to 50 % per RTT. The limit never grows beyond 1.3 × the most calls in flight that a
+ * began at); {@code increaseRatio} per RTT above it. Once past the limit of the last overload (or 1.3 × the knee)
+ * without queueing, a probe doubles the step per quiet window while it stays below 50 % per RTT (5, 10, 20, 40 % with
+ * the default ratio); the doubling that would reach 50 % ends the probe, and the step is {@code increaseRatio} again
+ * until a window that is not quiet or a decrease. The limit never grows beyond 1.3 × the most calls in flight that a
  * call started with and finished without queueing. Calls add growth without locks; the rest runs under the
  * algorithm's lock.
  */
@@ -18,7 +19,8 @@ final class Growth {
 
     private static final double RETURN = 0.5;
 
-    private static final double MAX_PROBE = 0.5;
+    /** A probe's step stays below this per RTT: beyond, the latency that would stop it comes a round trip late. */
+    private static final double PROBE_END = 0.5;
 
     private static final double HEADROOM = 1.3;
 
@@ -34,6 +36,9 @@ final class Growth {
 
     /** Guarded by the algorithm's lock: windows in a row past where probing speeds up, without queueing. */
     private int probes;
+
+    /** Guarded by the algorithm's lock: growing back to the return target at {@code RETURN}. */
+    private boolean returning;
 
     Growth(AdaptiveLimitConfig config) {
         this.increaseRatio = config.getIncreaseRatio();
@@ -75,7 +80,8 @@ final class Growth {
             cap = Math.min(cap, target);
         }
         double grown = Math.min(this.maxLimit, Math.min(cap, limit + growth));
-        if (grown >= target && this.perCall == RETURN) {
+        if (grown >= target && this.returning) {
+            this.returning = false;
             this.perCall = this.increaseRatio;
         }
         return grown;
@@ -86,16 +92,18 @@ final class Growth {
      * @param probing whether the limit is past where probing speeds up and the window was quiet
      */
     void windowQuiet(boolean startup, double limit, double target, boolean probing) {
+        this.returning = !startup && limit < target;
         if (startup) {
             this.perCall = STARTUP;
         }
-        else if (limit < target) {
+        else if (this.returning) {
             this.probes = 0;
             this.perCall = RETURN;
         }
         else if (probing) {
             this.probes++;
-            this.perCall = Math.min(MAX_PROBE, this.increaseRatio * (1 << Math.min(20, this.probes)));
+            double step = this.increaseRatio * (1 << Math.min(20, this.probes));
+            this.perCall = (step < PROBE_END) ? step : this.increaseRatio;
         }
         else {
             this.probes = 0;
@@ -105,13 +113,15 @@ final class Growth {
 
     /** Guarded by lock. Holds growth until the next window decides (after a latency decrease). */
     void hold() {
+        this.returning = false;
         this.perCall = 0;
     }
 
     /** Guarded by lock. Starts afresh after a decrease to {@code limit}: back to {@code target}, then slower. */
     void restart(double limit, double target) {
         this.probes = 0;
-        this.perCall = (limit < target) ? RETURN : this.increaseRatio;
+        this.returning = limit < target;
+        this.perCall = this.returning ? RETURN : this.increaseRatio;
         this.pending.reset();
         this.maxQuietInflight.set(0);
     }

@@ -96,9 +96,9 @@ final class DropSignals {
     }
 
     /**
-     * Starts counting afresh after a decrease made at {@code decreasedAt}, remembering it if it was for a collapse. A knee the drops suggested
-     * is forgotten too: a latency decrease may come first and leave the drops that suggested it before the decrease,
-     * so the next drop decrease, maybe much later, must not fall to it.
+     * Starts counting afresh after a decrease made at {@code decreasedAt}, remembering it if it was for a collapse. A
+     * knee the drops suggested is forgotten too: a latency decrease may come first and leave the drops that suggested
+     * it before the decrease, so the next drop decrease, maybe much later, must not fall to it.
      */
     void decreased(boolean collapse, long decreasedAt) {
         this.dueKnee.set(NO_KNEE);

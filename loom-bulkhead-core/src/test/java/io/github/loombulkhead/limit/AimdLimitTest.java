@@ -89,22 +89,13 @@ class AimdLimitTest {
     @Test
     void callsSentBeforeACollapseDoNotCountTowardTheNextOne() {
         LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(100));
-        algorithm.onSample(0, S, 100, Outcome.DROPPED);
-        for (int i = 0; i < 25; i++) {
-            algorithm.onSample(i, S, 100, Outcome.DROPPED);
-        }
+        AbandonedQueue.collapse(algorithm, 1);
         assertThat(algorithm.getLimit()).as("collapsed").isEqualTo(12);
-        for (int i = 0; i < 100; i++) {
-            algorithm.onSample(25 + i, S, 100, Outcome.DROPPED);
-        }
-        // The first call sent after the collapse fails too, behind the calls the collapse is for: a plain decrease
-        // (0.75 × 12.5), not a second collapse to a quarter (3).
-        algorithm.onSample(24 + S + 1, S, 12, Outcome.DROPPED);
+        // A plain decrease (0.75 × 12.5), not a second collapse to a quarter (3).
+        AbandonedQueue.firstSentAfterFails(algorithm);
         assertThat(algorithm.getLimit()).isEqualTo(9);
-        // Nor after that plain decrease: calls sent before the collapse that time out only now fail as expected.
-        for (int i = 0; i < 100; i++) {
-            algorithm.onSample(25 + i, 5 * S, 100, Outcome.DROPPED);
-        }
+        // Nor after that plain decrease: calls sent before the collapse that time out only now.
+        AbandonedQueue.sentBeforeFail(algorithm, 5 * S);
         assertThat(algorithm.getLimit()).isEqualTo(9);
     }
 

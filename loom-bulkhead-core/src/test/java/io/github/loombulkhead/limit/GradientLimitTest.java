@@ -211,25 +211,14 @@ class GradientLimitTest {
     @Test
     void callsSentBeforeACollapseDoNotCountTowardTheNextOne() {
         LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().initialLimit(100));
-        for (int i = 0; i < 6; i++) {
-            algorithm.onSample(0, S, 100, Outcome.DROPPED);
-        }
-        for (int i = 0; i < 25; i++) {
-            algorithm.onSample(i, S, 100, Outcome.DROPPED);
-        }
+        AbandonedQueue.collapse(algorithm, 6);
         assertThat(algorithm.getLimit()).as("collapsed").isEqualTo(12);
-        for (int i = 0; i < 100; i++) {
-            algorithm.onSample(25 + i, S, 100, Outcome.DROPPED);
-        }
-        // The first call sent after the collapse fails too: it waited behind the calls the collapse is for. One round
-        // of drops takes a fifth off (12.5 to 10); the 100 calls sent before it were known to fail and prove no new
-        // collapse (a quarter of 12.5: 3).
-        algorithm.onSample(24 + S + 1, S, 12, Outcome.DROPPED);
+        // One round of drops takes a fifth off (12.5 to 10); the 100 calls sent before the collapse were known to
+        // fail and prove no new one (a quarter of 12.5: 3).
+        AbandonedQueue.firstSentAfterFails(algorithm);
         assertThat(algorithm.getLimit()).isEqualTo(10);
-        // Nor after that plain decrease: calls sent before the collapse that time out only now fail as expected.
-        for (int i = 0; i < 100; i++) {
-            algorithm.onSample(25 + i, 5 * S, 100, Outcome.DROPPED);
-        }
+        // Nor after that plain decrease: calls sent before the collapse that time out only now.
+        AbandonedQueue.sentBeforeFail(algorithm, 5 * S);
         assertThat(algorithm.getLimit()).isEqualTo(10);
     }
 

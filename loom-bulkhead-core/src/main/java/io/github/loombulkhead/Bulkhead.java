@@ -113,6 +113,7 @@ public final class Bulkhead {
     /** Gives a permit back without recording a completed call (the call never ran). */
     public void releasePermit() {
         this.permits.release();
+        this.limits.released();
     }
 
     /**

@@ -27,6 +27,13 @@ public final class ExternalLimit {
 
         /** {@link Bulkhead#changeLimit(int)} set a new bound, to be enforced by the owner. */
         void onMaxConcurrentCallsChanged(Bulkhead bulkhead, int maxConcurrentCalls);
+
+        /**
+         * A permit came back through {@link Bulkhead#releasePermit()} (its call never ran), where a completed call
+         * tells the bulkhead's listeners. Called on the releasing thread; an exception is logged.
+         */
+        default void onReleased(Bulkhead bulkhead) {
+        }
     }
 
     private final Bulkhead bulkhead;
@@ -125,12 +132,21 @@ public final class ExternalLimit {
      * permit nobody releases (or a task that runs after its submit failed). It waits for the owner's next grant.
      */
     void queued() {
+        tell(() -> this.owner.onQueued(this.bulkhead), "a waiting call");
+    }
+
+    /** Tells the owner a permit came back without a completed call; never throws (the permit is back already). */
+    void released() {
+        tell(() -> this.owner.onReleased(this.bulkhead), "a permit given back");
+    }
+
+    private void tell(Runnable call, String news) {
         try {
-            this.owner.onQueued(this.bulkhead);
+            call.run();
         }
         catch (RuntimeException ex) {
             System.getLogger(Bulkhead.class.getName()).log(System.Logger.Level.ERROR, "Bulkhead '"
-                    + this.bulkhead.getName() + "': the owner of its limit failed to hear of a waiting call", ex);
+                    + this.bulkhead.getName() + "': the owner of its limit failed to hear of " + news, ex);
         }
     }
 

@@ -322,6 +322,14 @@ final class LimitControl {
         setLimit(permits);
     }
 
+    /** A permit came back without a completed call; the owner of a leased limit hears of it. */
+    void released() {
+        ExternalLimit leased = this.external;
+        if (leased != null) {
+            leased.released();
+        }
+    }
+
     /** A call or task started waiting; the owner of a leased limit hears of it. */
     void queued() {
         ExternalLimit leased = this.external;

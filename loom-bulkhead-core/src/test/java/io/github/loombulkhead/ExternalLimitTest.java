@@ -22,11 +22,18 @@ class ExternalLimitTest {
 
     private final AtomicInteger queued = new AtomicInteger();
 
+    private final AtomicInteger released = new AtomicInteger();
+
     private final ExternalLimit.Owner owner = new ExternalLimit.Owner() {
 
         @Override
         public void onQueued(Bulkhead bulkhead) {
             ExternalLimitTest.this.queued.incrementAndGet();
+        }
+
+        @Override
+        public void onReleased(Bulkhead bulkhead) {
+            ExternalLimitTest.this.released.incrementAndGet();
         }
 
         @Override
@@ -101,6 +108,20 @@ class ExternalLimitTest {
         this.bulkhead.onComplete(0);
         assertThat(external.shrinkTo(0)).isEqualTo(1);
         this.bulkhead.onComplete(0);
+        assertThat(external.shrinkTo(0)).isZero();
+    }
+
+    @Test
+    void aPermitGivenBackUnusedIsTheOwnersNewsAndACompletedCallIsNot() {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        external.grow(2);
+        this.bulkhead.acquirePermit();
+        this.bulkhead.acquirePermit();
+        this.bulkhead.releasePermit();
+        assertThat(this.released).hasValue(1);
+        // A completed call reaches the owner as every listener hears of it (onCompleted), not twice.
+        this.bulkhead.onComplete(0);
+        assertThat(this.released).hasValue(1);
         assertThat(external.shrinkTo(0)).isZero();
     }
 

@@ -15,7 +15,7 @@ import io.github.loombulkhead.RejectionReason;
 
 /**
  * One bulkhead whose {@code maxConcurrentCalls} bounds all processes that use its name against one Redis. The local
- * bulkhead keeps its thread-less FIFO queue; its limit is the number of leases this process holds. One virtual thread
+ * bulkhead keeps its thread-less FIFO queue; its limit is the number of leases this process holds. One platform thread
  * per bulkhead, the <em>governor</em>, brings them in line with local demand (calls active + waiting) in one script
  * call: it gives back leases nobody uses, asks for what waiters need, and renews the rest, so Redis sees one request
  * per process, never one per waiting call. A call that queues while the process holds no lease sends that script
@@ -66,6 +66,9 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     /** A limit written here, to be stored in Redis; 0 when none. */
     private final AtomicInteger limitToStore = new AtomicInteger();
+
+    /** The thread showing a limit read from Redis as the bulkhead's ceiling: that change is not stored again. */
+    private volatile Thread applying;
 
     private final LongAdder renewals = new LongAdder();
 
@@ -153,6 +156,12 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     void start() {
         this.governor.start();
+    }
+
+    /** Gives the bulkhead its own limit back, never having started: it was attached in vain. */
+    void discard() {
+        this.bulkhead.removeListener(this.activity);
+        this.external.detach();
     }
 
     public Bulkhead getBulkhead() {
@@ -266,9 +275,10 @@ public final class ClusterBulkhead implements AutoCloseable {
                 try {
                     waitNanos = step(System.nanoTime());
                 }
-                catch (RuntimeException ex) {
-                    // Bad data (a limit below 1 written by hand) or a failing listener must not end the governor:
-                    // its leases would never be renewed, and other processes would hand them out again.
+                catch (RuntimeException | Error ex) {
+                    // Bad data (a limit below 1 written by hand) or a failing listener (an assertion too) must not end
+                    // the governor: its leases would never be renewed, and other processes would hand them out again
+                    // while its calls still run.
                     unexpected(ex);
                     waitNanos = POLL_NANOS;
                 }
@@ -535,13 +545,19 @@ public final class ClusterBulkhead implements AutoCloseable {
     }
 
     /** Counts a failure of a step as one of Redis (nothing is trusted until the next sync); never throws. */
-    private void unexpected(RuntimeException ex) {
-        try {
-            failed(ex, 0);
+    private void unexpected(Throwable ex) {
+        RuntimeException failure = (ex instanceof RuntimeException runtime) ? runtime
+                : new IllegalStateException("a step of the governor failed: " + ex, ex);
+        if (failure != ex) {
+            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': a step failed; counted as a failed "
+                    + "sync, the governor goes on", ex);
         }
-        catch (RuntimeException again) {
-            ex.addSuppressed(again);
-            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': a step failed", ex);
+        try {
+            failed(failure, 0);
+        }
+        catch (RuntimeException | Error again) {
+            failure.addSuppressed(again);
+            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': a step failed", failure);
         }
     }
 
@@ -552,9 +568,15 @@ public final class ClusterBulkhead implements AutoCloseable {
                     + clusterLimit + ", but it must be at least 1; set it with changeLimit (or the bulkheads endpoint)");
         }
         this.limit = clusterLimit;
-        if (this.bulkhead.getConfig().getMaxConcurrentCalls() != clusterLimit) {
-            // Not stored again: the owner ignores a ceiling equal to the limit it knows.
-            this.bulkhead.changeLimit(clusterLimit);
+        // A limit written here and not stored yet is newer than Redis's: the ceiling stays, and it is stored next.
+        if (this.limitToStore.get() == 0 && this.bulkhead.getConfig().getMaxConcurrentCalls() != clusterLimit) {
+            this.applying = Thread.currentThread();
+            try {
+                this.bulkhead.changeLimit(clusterLimit);
+            }
+            finally {
+                this.applying = null;
+            }
         }
     }
 
@@ -656,11 +678,22 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
 
         @Override
+        public void onReleased(Bulkhead released) {
+            // A call that never ran gave its permit back: as after a completed call, its lease may go.
+            ClusterBulkhead.this.lastBusy = System.nanoTime();
+            signal();
+        }
+
+        @Override
         public void onMaxConcurrentCallsChanged(Bulkhead changed, int maxConcurrentCalls) {
-            if (maxConcurrentCalls != ClusterBulkhead.this.limit) {
-                ClusterBulkhead.this.limitToStore.set(maxConcurrentCalls);
-                signal();
+            if (Thread.currentThread() == ClusterBulkhead.this.applying) {
+                // The limit read from Redis, shown as the ceiling: nothing to store.
+                return;
             }
+            // Stored even if it equals the limit last read: a change not stored yet may be pending, and the last
+            // change made here is the one that counts (20 and back to 10 must end at 10).
+            ClusterBulkhead.this.limitToStore.set(maxConcurrentCalls);
+            signal();
         }
     }
 }

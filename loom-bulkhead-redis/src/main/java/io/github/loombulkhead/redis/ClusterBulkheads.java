@@ -115,15 +115,35 @@ public final class ClusterBulkheads implements AutoCloseable {
         if (name.contains("{") || name.contains("}")) {
             throw new IllegalArgumentException("Bulkhead '" + name + "': a cluster bulkhead's name must not contain braces");
         }
+        // Checked before the bulkhead's limit is taken over: a refused bulkhead keeps its own limit.
+        if (bulkhead.isLimitLeased() || this.bulkheads.containsKey(name)) {
+            throw alreadyClustered(name);
+        }
         LeaseKeys keys = LeaseKeys.of(this.keyPrefix, name);
-        ClusterBulkhead cluster = new ClusterBulkhead(bulkhead, config,
-                new RedisLeases(this.scripts, keys, this.processId, config), this.listener);
+        ClusterBulkhead cluster;
+        try {
+            cluster = new ClusterBulkhead(bulkhead, config, new RedisLeases(this.scripts, keys, this.processId, config),
+                    this.listener);
+        }
+        catch (IllegalStateException ex) {
+            // Leased meanwhile by another attach of the same bulkhead.
+            IllegalArgumentException refused = alreadyClustered(name);
+            refused.initCause(ex);
+            throw refused;
+        }
         if (this.bulkheads.putIfAbsent(name, cluster) != null) {
-            throw new IllegalArgumentException("Bulkhead '" + name + "' already has a cluster limit");
+            // Another bulkhead of the same name was attached meanwhile: this one gets its own limit back.
+            cluster.discard();
+            throw alreadyClustered(name);
         }
         this.messages.subscribe(keys.channel(), cluster::remoteSignal);
         cluster.start();
         return cluster;
+    }
+
+    private static IllegalArgumentException alreadyClustered(String name) {
+        return new IllegalArgumentException("Bulkhead '" + name + "' already has a cluster limit; attach one bulkhead "
+                + "per name and share it (a BulkheadRegistry returns the same bulkhead for a name)");
     }
 
     public Optional<ClusterBulkhead> find(String name) {

@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.Waiter;
@@ -26,6 +29,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -219,6 +224,64 @@ class ClusterBulkheadTest {
         assertThat(a.bulkhead.tryAcquirePermit()).isFalse();
         for (int i = 0; i < 7; i++) {
             b.bulkhead.onComplete(0);
+        }
+    }
+
+    @Test
+    void aLimitChangedAndChangedBackBeforeItWasStoredEndsAtTheLastValueInEveryReplica() {
+        Replica a = replica(10, ClusterConfig.ofDefaults());
+        Replica b = replica(10, ClusterConfig.ofDefaults());
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.clusterBulkhead.getRenewalCount() > 0
+                && b.clusterBulkhead.getRenewalCount() > 0);
+        a.bulkhead.changeLimit(20);
+        a.bulkhead.changeLimit(10);
+        // The 20 must not be stored after the 10, nor come back from Redis as the ceiling.
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(a.clusterBulkhead.getLimit()).isEqualTo(10);
+            assertThat(a.bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(10);
+            assertThat(b.clusterBulkhead.getLimit()).isEqualTo(10);
+            assertThat(b.bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(10);
+        });
+    }
+
+    @Test
+    void aListenerThatThrowsAnErrorDoesNotStopTheRenewalsSoTheLimitHolds() throws Exception {
+        AtomicBoolean fail = new AtomicBoolean();
+        ClusterListener failing = new ClusterListener() {
+            @Override
+            public void onRoundTrip(ClusterBulkhead cluster, long nanos, RuntimeException error) {
+                if (fail.getAndSet(false)) {
+                    throw new AssertionError("a listener's bug");
+                }
+            }
+        };
+        ClusterConfig config = ClusterConfig.custom().leaseDuration(Duration.ofMillis(600)).build();
+        LettuceConnectionFactory factory = this.redis.connectionFactory();
+        try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, this.prefix, failing)) {
+            Bulkhead a = BulkheadRegistry.ofDefaults().bulkhead("callee", BulkheadConfig.custom()
+                .maxConcurrentCalls(2)
+                .maxWaitDuration(Duration.ofSeconds(30))
+                .build());
+            ClusterBulkhead clusterA = cluster.attach(a, config);
+            Replica b = replica(2, config);
+            a.acquirePermit();
+            a.acquirePermit();
+            fail.set(true);
+            await().atMost(Duration.ofSeconds(5)).until(() -> !fail.get());
+            long renewalsAfterTheError = clusterA.getRenewalCount();
+            // Three leases long: had the governor ended, a's two leases would have expired and gone to b.
+            CompletableFuture<Void> bWaits = CompletableFuture.runAsync(b.bulkhead::acquirePermit,
+                    (task) -> Thread.ofVirtual().start(task));
+            await().during(Duration.ofMillis(1_800)).atMost(Duration.ofSeconds(5))
+                .until(() -> !bWaits.isDone());
+            assertThat(clusterA.getRenewalCount()).isGreaterThan(renewalsAfterTheError);
+            a.onComplete(0);
+            bWaits.get(5, TimeUnit.SECONDS);
+            a.onComplete(0);
+            b.bulkhead.onComplete(0);
+        }
+        finally {
+            factory.destroy();
         }
     }
 
@@ -423,6 +486,21 @@ class ClusterBulkheadTest {
             assertThat(replica.clusterBulkhead.getHeldPermits()).isEqualTo(1);
             replica.bulkhead.onComplete(0);
             await().atMost(Duration.ofSeconds(2)).until(() -> replica.clusterBulkhead.getHeldPermits() == 0);
+        }
+        assertThat(replica.bulkhead.getLimit()).isZero();
+    }
+
+    @Test
+    void aPermitGivenBackByACallThatNeverRanReturnsItsLeaseAtOnceWithoutLinger() {
+        Replica replica = replica(3, ClusterConfig.custom().idleLinger(Duration.ZERO).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getProcessCount() == 1);
+        for (int i = 0; i < 5; i++) {
+            replica.bulkhead.acquirePermit();
+            assertThat(replica.clusterBulkhead.getHeldPermits()).isEqualTo(1);
+            replica.bulkhead.releasePermit();
+            // A round trip, where waiting for the next renewal (every second) would take 500 ms on average: five
+            // times in a row within 300 ms is the release's doing, not the renewals'.
+            await().atMost(Duration.ofMillis(300)).until(() -> replica.clusterBulkhead.getHeldPermits() == 0);
         }
         assertThat(replica.bulkhead.getLimit()).isZero();
     }

@@ -61,6 +61,33 @@ class ClusterConfigTest {
     }
 
     @Test
+    void aSecondAttachOfANameIsRefusedAndTheRefusedBulkheadKeepsItsOwnLimit(RedisServer redis) {
+        LettuceConnectionFactory factory = redis.connectionFactory();
+        try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, "test")) {
+            Bulkhead first = new Bulkhead("orders", BulkheadConfig.custom().maxConcurrentCalls(5).build());
+            Bulkhead second = new Bulkhead("orders", BulkheadConfig.custom().maxConcurrentCalls(5).build());
+            cluster.attach(first, ClusterConfig.ofDefaults());
+            String refusal = "Bulkhead 'orders' already has a cluster limit; attach one bulkhead per name and share it "
+                    + "(a BulkheadRegistry returns the same bulkhead for a name)";
+            assertThatIllegalArgumentException().isThrownBy(() -> cluster.attach(second, ClusterConfig.ofDefaults()))
+                .withMessage(refusal);
+            assertThatIllegalArgumentException().isThrownBy(() -> cluster.attach(first, ClusterConfig.ofDefaults()))
+                .withMessage(refusal);
+            // Not leased to a cluster bulkhead that never runs: its five permits are its own, at once.
+            assertThat(second.isLimitLeased()).isFalse();
+            assertThat(second.getLimit()).isEqualTo(5);
+            for (int i = 0; i < 5; i++) {
+                assertThat(second.tryAcquirePermit()).isTrue();
+            }
+            assertThat(second.tryAcquirePermit()).isFalse();
+            assertThat(cluster.find("orders")).map(ClusterBulkhead::getBulkhead).containsSame(first);
+        }
+        finally {
+            factory.destroy();
+        }
+    }
+
+    @Test
     void anAdaptiveBulkheadIsRefused(RedisServer redis) {
         LettuceConnectionFactory factory = redis.connectionFactory();
         try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, "test")) {

@@ -86,6 +86,24 @@ class ClusterFallbackTest {
     }
 
     @Test
+    void aLimitChangedAndChangedBackWhileRedisIsAwayEndsAtTheLastValueOnceItIsBack() {
+        replicas(10, ClusterFallback.LOCAL);
+        this.redis.stop();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.FALLBACK);
+        // An operator's mistake corrected during the outage: the correction is what every replica ends with.
+        this.a.bulkhead.changeLimit(20);
+        this.a.bulkhead.changeLimit(10);
+        this.redis.restart();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.CLUSTER
+                && this.b.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(this.a.clusterBulkhead.getLimit()).isEqualTo(10);
+            assertThat(this.a.bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(10);
+            assertThat(this.b.clusterBulkhead.getLimit()).isEqualTo(10);
+        });
+    }
+
+    @Test
     void aRestartedRedisGrantsNothingNewUntilThePermitsInUseWereClaimedAgainWithRejectFallback() throws Exception {
         permitsInUseSurviveAQuickRestart(ClusterFallback.REJECT);
     }

@@ -176,9 +176,11 @@ final class RequestPermit extends Waiter implements AsyncListener {
             this.waiting.dispatch();
             return true;
         }
-        catch (IllegalStateException ex) {
-            // The request ended (error, client gone) between the check and the dispatch. If its end already gave
-            // the permit back (release saw GRANTED), the permit was used: it must not be passed on a second time.
+        catch (RuntimeException ex) {
+            // The request ended (error, client gone) between the check and the dispatch: the servlet API says
+            // IllegalStateException, a container that recycled the context meanwhile may throw something else. If its
+            // end already gave the permit back (release saw GRANTED), the permit was used: it must not be passed on
+            // a second time.
             if (this.state.compareAndSet(GRANTED, DONE)) {
                 // It left without running, and its end will find it done: counted here, once.
                 this.ending.withdrawn(Reason.REQUEST_ENDED);

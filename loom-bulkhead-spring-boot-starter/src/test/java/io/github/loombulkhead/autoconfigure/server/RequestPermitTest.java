@@ -94,9 +94,20 @@ class RequestPermitTest {
 
     @Test
     void requestThatEndsWhileItsDispatchIsOnItsWayGivesThePermitBackOnce() throws Exception {
+        endsWhileItsDispatchIsOnItsWay(new IllegalStateException("the request has ended"));
+    }
+
+    @Test
+    void requestThatEndsWhileItsDispatchFailsOtherwiseGivesThePermitBackOnce() throws Exception {
+        // A container that recycled the async context meanwhile may fail with something else than the
+        // IllegalStateException the servlet API names.
+        endsWhileItsDispatchIsOnItsWay(new NullPointerException("the async context was recycled"));
+    }
+
+    private void endsWhileItsDispatchIsOnItsWay(RuntimeException dispatchFailure) throws Exception {
         assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
         RecordingAsyncContext ending = new RecordingAsyncContext();
-        ending.endsDuringDispatch = true;
+        ending.endsDuringDispatch = dispatchFailure;
         RecordingAsyncContext next = new RecordingAsyncContext();
         RequestPermit ended = waiting(ending);
         RequestPermit following = waiting(next);
@@ -302,7 +313,8 @@ class RequestPermitTest {
 
         volatile int dispatches;
 
-        boolean endsDuringDispatch;
+        /** The container ends the request as the dispatch is asked for, and fails the dispatch with this. */
+        RuntimeException endsDuringDispatch;
 
         /** The request ended and the container refuses the dispatch; it reports the end to listeners after that. */
         boolean refusesDispatch;
@@ -337,10 +349,9 @@ class RequestPermitTest {
 
         @Override
         public void dispatch() {
-            if (this.endsDuringDispatch) {
-                // The container ends the request as the dispatch is asked for, and refuses the dispatch.
+            if (this.endsDuringDispatch != null) {
                 complete();
-                throw new IllegalStateException("the request has ended");
+                throw this.endsDuringDispatch;
             }
             if (this.refusesDispatch) {
                 throw new IllegalStateException("the request has ended; the container tells listeners after this");

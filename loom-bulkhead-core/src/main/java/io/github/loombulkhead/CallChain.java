@@ -45,6 +45,42 @@ public final class CallChain {
         HELD.remove();
     }
 
+    /**
+     * Drops the current thread's innermost mark of {@code bulkhead} until the returned scope is closed, on the same
+     * thread: its permit went back while the thread runs on, as a task's future runs the stages that depend on it
+     * after the task gave its permit back. A call of that bulkhead made meanwhile waits for a permit of its own.
+     */
+    static Scope released(Bulkhead bulkhead) {
+        Held current = HELD.get();
+        Held without = without(current, bulkhead);
+        if (without == current) {
+            return () -> {
+            };
+        }
+        set(without);
+        return () -> set(current);
+    }
+
+    private static Held without(Held held, Bulkhead bulkhead) {
+        if (held == null) {
+            return null;
+        }
+        if (held.bulkhead == bulkhead) {
+            return held.outer;
+        }
+        Held outer = without(held.outer, bulkhead);
+        return (outer == held.outer) ? held : new Held(held.bulkhead, outer);
+    }
+
+    private static void set(Held held) {
+        if (held != null) {
+            HELD.set(held);
+        }
+        else {
+            HELD.remove();
+        }
+    }
+
     /** A permit's mark on the current thread; closing it restores the marks that were there before. */
     public interface Scope extends AutoCloseable {
 
@@ -56,12 +92,7 @@ public final class CallChain {
 
         @Override
         public void close() {
-            if (this.outer != null) {
-                HELD.set(this.outer);
-            }
-            else {
-                HELD.remove();
-            }
+            set(this.outer);
         }
     }
 }

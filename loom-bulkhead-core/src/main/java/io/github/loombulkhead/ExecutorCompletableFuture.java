@@ -7,7 +7,8 @@ import java.util.function.Supplier;
 
 /**
  * The future of {@link BoundedVirtualExecutor#supplyAsync}: it runs as the task, completes after its
- * permit is given back, and cancelling it while it waits takes it out of the queue.
+ * permit is given back (the dependent stages it runs then do not count as holding it, see {@link CallChain}),
+ * and cancelling it while it waits takes it out of the queue.
  */
 final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements Runnable, OwnTask {
 
@@ -49,11 +50,16 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
         }
         catch (Throwable ex) {
             recordCompletion(ex);
-            completeExceptionally(ex);
+            try (CallChain.Scope released = CallChain.released(this.executor.getBulkhead())) {
+                completeExceptionally(ex);
+            }
             return;
         }
         recordCompletion(null);
-        complete(value);
+        // The stages that depend on this future run here, after the permit went back: not under it.
+        try (CallChain.Scope released = CallChain.released(this.executor.getBulkhead())) {
+            complete(value);
+        }
     }
 
     private void recordCompletion(Throwable failure) {

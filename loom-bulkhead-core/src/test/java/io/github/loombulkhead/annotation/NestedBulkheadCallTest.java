@@ -4,15 +4,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.loombulkhead.BoundedVirtualExecutor;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.CallChain;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,6 +114,66 @@ public class NestedBulkheadCallTest {
         assertThat(server.requests()).isEqualTo(TASKS);
         assertThat(server.maxConcurrent()).isEqualTo(LIMIT);
         assertAllFree(bulkhead, TASKS);
+    }
+
+    @Test
+    void aStageThatDependsOnAnExecutorFutureCallsTheSameBulkheadWithAPermitOfItsOwn(LoopbackServer server)
+            throws Exception {
+        BulkheadRegistry own = BulkheadRegistry.builder()
+            .config("dependent", BulkheadConfig.custom()
+                .maxConcurrentCalls(1)
+                .maxWaitDuration(Duration.ofSeconds(30))
+                .build())
+            .build();
+        var bulkhead = own.bulkhead("dependent");
+        RestClient client = RestClient.builder()
+            .baseUrl(server.baseUrl())
+            .requestFactory(PooledHttpRequestFactories.forBulkhead(bulkhead).build())
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("dependent").registry(own).build()) {
+            try {
+                CountDownLatch finishFirst = new CountDownLatch(1);
+                CompletableFuture<String> first = executor.supplyAsync(() -> {
+                    awaitUninterruptibly(finishFirst);
+                    return "first";
+                });
+                // Waits for the only permit, then holds it in an exchange the server keeps open until released.
+                CompletableFuture<String> second = executor
+                    .supplyAsync(() -> client.get().uri("/held").retrieve().body(String.class));
+                // Registered before the first task ends, so it runs on that task's thread, after its permit went to the
+                // second task: it must wait for a permit of its own, not pass through under the one given back.
+                CompletableFuture<Boolean> dependent = first.thenApply((value) -> {
+                    boolean markedAsHolding = CallChain.holds(bulkhead);
+                    client.get().uri("/slow?ms=0").retrieve().body(String.class);
+                    return markedAsHolding;
+                });
+                finishFirst.countDown();
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> server.concurrent() == 1);
+                assertThat(dependent).as("the dependent stage waits for the permit the second task holds").isNotDone();
+                server.release();
+                assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo("ok");
+                assertThat(dependent.get(30, TimeUnit.SECONDS)).as("marked as holding a permit").isFalse();
+            }
+            finally {
+                // Also when an assertion failed: the held exchange ends, so closing the executor does not wait for it.
+                server.release();
+            }
+        }
+        assertThat(server.maxConcurrent()).as("exchanges at once under a limit of 1").isEqualTo(1);
+        assertThat(server.requests()).isEqualTo(2);
+        // The two tasks and the dependent stage's call; the second task's call ran under the task's permit.
+        assertAllFree(bulkhead, 3);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
     }
 
     @Test

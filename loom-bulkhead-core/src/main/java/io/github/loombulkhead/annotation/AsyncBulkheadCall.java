@@ -153,7 +153,16 @@ final class AsyncBulkheadCall extends Waiter {
             throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName()
                     + "': the thread factory refused to create a thread for a call that got a permit");
         }
-        thread.start();
+        if (thread.getState() == Thread.State.NEW) {
+            thread.start();
+        }
+        else if (!thread.isAlive() && !this.claimed.get()) {
+            // A used thread: it ended without running the call, which would never run.
+            throw new RejectedExecutionException("Bulkhead '" + this.bulkhead.getName() + "': the thread factory "
+                    + "returned a thread that had already ended without running the call; a ThreadFactory must return "
+                    + "a new, unstarted thread for each call");
+        }
+        // Otherwise the factory started the thread itself: it runs the call.
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -105,6 +106,37 @@ class AsyncBulkheadEdgeTest {
             assertThat(bulkhead.tryAcquirePermit()).isFalse();
             bulkhead.releasePermit();
             bulkhead.releasePermit();
+        }
+    }
+
+    @Test
+    void aThreadFactoryThatStartsItsThreadsRunsTheCallOnce() throws Exception {
+        try (AnnotationConfigApplicationContext context = context(null, (task) -> Thread.ofVirtual().start(task))) {
+            Calls calls = context.getBean(Calls.class);
+            for (int i = 0; i < 20; i++) {
+                assertThat(calls.value("v" + i)).succeedsWithin(WAIT).isEqualTo("v" + i);
+            }
+            assertThat(calls.valueCalls()).isEqualTo(20);
+            io.github.loombulkhead.Bulkhead bulkhead = this.registry.bulkhead("x");
+            await().atMost(WAIT).untilAsserted(() -> assertAllFree(bulkhead, 20));
+        }
+    }
+
+    @Test
+    void aThreadFactoryThatReturnsAThreadThatAlreadyEndedFailsTheCallAndGivesItsPermitBack() throws Exception {
+        Thread used = Thread.ofVirtual().start(() -> {
+        });
+        assertThat(used.join(WAIT)).isTrue();
+        try (AnnotationConfigApplicationContext context = context(null, (task) -> used)) {
+            Calls calls = context.getBean(Calls.class);
+            assertThat(calls.value("v")).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .isInstanceOf(RejectedExecutionException.class)
+                .withMessage("Bulkhead 'x': the thread factory returned a thread that had already ended without "
+                        + "running the call; a ThreadFactory must return a new, unstarted thread for each call");
+            assertThat(calls.valueCalls()).isZero();
+            assertNeverRan(this.registry.bulkhead("x"));
         }
     }
 

@@ -156,13 +156,12 @@ final class LimitControl {
     private void apply(LimitAlgorithm algorithm, long rttNanos) {
         int proposed = proposal(algorithm);
         while (proposed != this.target && this.lock.tryLock()) {
+            boolean replaced;
             try {
-                if (this.algorithm != algorithm) {
-                    return;
-                }
+                replaced = this.algorithm != algorithm;
                 // Read again: a change applied while this thread waited for the lock may be newer than what it read.
                 proposed = proposal(algorithm);
-                if (proposed != this.target) {
+                if (!replaced && proposed != this.target) {
                     long now = System.nanoTime();
                     setLimit(this.ramp.propose(proposed, now, rttNanos));
                     this.target = this.ramp.getTarget();
@@ -171,6 +170,12 @@ final class LimitControl {
             }
             finally {
                 this.lock.unlock();
+            }
+            if (replaced) {
+                // A ceiling change restarted the algorithm: this proposal is void, but one of the new algorithm's
+                // that skipped its change while this thread held the lock is not.
+                applySkipped();
+                return;
             }
             int again = proposal(algorithm);
             if (again == proposed) {
@@ -238,7 +243,15 @@ final class LimitControl {
             throw new IllegalArgumentException("Bulkhead '" + this.owner.getName()
                     + "': maxConcurrentCalls must be at least 1 but was " + newCeiling);
         }
-        ExternalLimit leased = setCeiling(newCeiling);
+        ExternalLimit leased;
+        try {
+            leased = setCeiling(newCeiling);
+        }
+        catch (RuntimeException ex) {
+            // Refused, nothing changed; but a sample may have skipped its change while the lock was held.
+            applySkipped();
+            throw ex;
+        }
         if (leased != null) {
             // The owner of a leased limit enforces the new ceiling; the limit stays the permits it holds.
             leased.maxConcurrentCallsChanged(newCeiling);
@@ -311,6 +324,8 @@ final class LimitControl {
         }
         finally {
             this.lock.unlock();
+            // An adaptive bulkhead refused the lease: a sample may have skipped its change meanwhile.
+            applySkipped();
         }
     }
 

@@ -2,10 +2,12 @@ package io.github.loombulkhead;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -112,6 +114,79 @@ class LimitControlRaceTest {
         assertThat(bulkhead.getConfig().getMaxConcurrentCalls()).isEqualTo(50);
     }
 
+    @Test
+    void aProposalSkippedWhileASampleOfTheReplacedAlgorithmHeldTheLockIsStillApplied() throws Exception {
+        for (int round = 0; round < 300; round++) {
+            Bulkhead bulkhead = new Bulkhead("b", BulkheadConfig.custom()
+                .maxConcurrentCalls(1000)
+                .adaptive(AdaptiveLimitConfig.custom()
+                    .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
+                    .initialLimit(500)
+                    .build())
+                .build());
+            int staleSamples = 400;
+            Blocking stale = new Blocking(700, staleSamples);
+            field(LimitControl.class, "algorithm").set(control(bulkhead), stale);
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < staleSamples; i++) {
+                assertThat(bulkhead.tryAcquirePermit()).isTrue();
+                threads.add(Thread.ofVirtual().start(() -> bulkhead.onComplete(FAST_RTT, FAST_RTT, 1, Outcome.SUCCESS)));
+            }
+            // Every stale sample has read its algorithm and waits inside it; then the ceiling change replaces it.
+            assertThat(stale.entered.await(30, TimeUnit.SECONDS)).isTrue();
+            bulkhead.changeLimit(1000);
+            LimitAlgorithm fresh = bulkhead.getLimitAlgorithm();
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
+            stale.release.countDown();
+            while (stale.left.get() < staleSamples / 4) {
+                Thread.onSpinWait();
+            }
+            // While the stale samples take the lock one after the other, a call of the new algorithm drops.
+            bulkhead.onComplete(FAST_RTT, FAST_RTT, 500, Outcome.DROPPED);
+            for (Thread thread : threads) {
+                assertThat(thread.join(Duration.ofSeconds(30))).isTrue();
+            }
+            assertThat(bulkhead.getLimit()).as("round %d: the new algorithm's proposal", round)
+                .isEqualTo(fresh.getLimit());
+        }
+    }
+
+    @Test
+    void aProposalSkippedWhileARefusedCeilingChangeHeldTheLockIsStillApplied() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            Bulkhead bulkhead = new Bulkhead("b", BulkheadConfig.custom()
+                .maxConcurrentCalls(1000)
+                .adaptive(AdaptiveLimitConfig.custom()
+                    .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
+                    .initialLimit(500)
+                    .minLimit(5)
+                    .build())
+                .build());
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger refused = new AtomicInteger();
+            // An operator writes a ceiling below the minimum again and again: refused, it changes nothing.
+            Thread operator = Thread.ofPlatform().start(() -> {
+                while (!stop.get()) {
+                    try {
+                        bulkhead.changeLimit(1);
+                    }
+                    catch (IllegalArgumentException ex) {
+                        refused.incrementAndGet();
+                    }
+                }
+            });
+            while (refused.get() < 10) {
+                Thread.onSpinWait();
+            }
+            assertThat(bulkhead.tryAcquirePermit()).isTrue();
+            bulkhead.onComplete(FAST_RTT, FAST_RTT, 500, Outcome.DROPPED);
+            stop.set(true);
+            operator.join();
+            assertThat(bulkhead.getLimit()).as("round %d: the algorithm's proposal", round)
+                .isEqualTo(bulkhead.getLimitAlgorithm().getLimit());
+        }
+    }
+
     private static Object control(Bulkhead bulkhead) throws ReflectiveOperationException {
         return field(Bulkhead.class, "limits").get(bulkhead);
     }
@@ -157,6 +232,46 @@ class LimitControlRaceTest {
 
         @Override
         public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
+            return this.limit;
+        }
+    }
+
+    /** Proposes a fixed limit; every sample waits inside it until released. */
+    private static final class Blocking implements LimitAlgorithm {
+
+        final CountDownLatch entered;
+
+        final CountDownLatch release = new CountDownLatch(1);
+
+        final AtomicInteger left = new AtomicInteger();
+
+        private final int limit;
+
+        Blocking(int limit, int samples) {
+            this.limit = limit;
+            this.entered = new CountDownLatch(samples);
+        }
+
+        @Override
+        public String getName() {
+            return "blocking";
+        }
+
+        @Override
+        public int getLimit() {
+            return this.limit;
+        }
+
+        @Override
+        public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
+            this.entered.countDown();
+            try {
+                this.release.await(30, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            this.left.incrementAndGet();
             return this.limit;
         }
     }

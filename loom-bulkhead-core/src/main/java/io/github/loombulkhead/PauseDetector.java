@@ -30,6 +30,7 @@ final class PauseDetector {
     /** Watches for pauses until the thread is interrupted; the interrupt ends it and stays set. */
     static void watch(CallerPauses pauses) {
         long due = System.nanoTime() + INTERVAL_NANOS;
+        pauses.due(due);
         while (!Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(due - System.nanoTime());
             long now = System.nanoTime();
@@ -41,11 +42,13 @@ final class PauseDetector {
 
     /**
      * The detector, due at {@code dueNanos}, woke at {@code nowNanos}: the time in between is recorded as a pause
-     * (if long enough to count). Returns when it is due next.
+     * (if long enough to count). Returns when it is due next, which {@code pauses} hears too.
      */
     static long woke(CallerPauses pauses, long dueNanos, long nowNanos) {
         pauses.paused(dueNanos, nowNanos);
-        return nowNanos + INTERVAL_NANOS;
+        long next = nowNanos + INTERVAL_NANOS;
+        pauses.due(next);
+        return next;
     }
 
     private static final class Shared {

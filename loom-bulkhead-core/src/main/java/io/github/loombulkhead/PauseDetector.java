@@ -30,7 +30,6 @@ final class PauseDetector {
     /** Watches for pauses until the thread is interrupted; the interrupt ends it and stays set. */
     static void watch(CallerPauses pauses) {
         long due = System.nanoTime() + INTERVAL_NANOS;
-        pauses.due(due);
         while (!Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(due - System.nanoTime());
             long now = System.nanoTime();
@@ -42,13 +41,11 @@ final class PauseDetector {
 
     /**
      * The detector, due at {@code dueNanos}, woke at {@code nowNanos}: the time in between is recorded as a pause
-     * (if long enough to count). Returns when it is due next, which {@code pauses} hears too.
+     * (if long enough to count). Returns when it is due next.
      */
     static long woke(CallerPauses pauses, long dueNanos, long nowNanos) {
         pauses.paused(dueNanos, nowNanos);
-        long next = nowNanos + INTERVAL_NANOS;
-        pauses.due(next);
-        return next;
+        return nowNanos + INTERVAL_NANOS;
     }
 
     private static final class Shared {

@@ -32,11 +32,6 @@ public final class CallerPauses {
     /** How many pauses were recorded; the slot of the next one is this modulo the capacity. */
     private final AtomicLong recorded = new AtomicLong();
 
-    /** When the recording thread looks next ({@link #due}); meaningful once {@link #watched}. */
-    private volatile long dueNanos;
-
-    private volatile boolean watched;
-
     /**
      * The process ran nothing from {@code fromNanos} to {@code toNanos} ({@link System#nanoTime()} values, the
      * latest pause so far). Pauses shorter than {@link #MIN_PAUSE_NANOS} are not recorded. One thread at a time.
@@ -53,32 +48,12 @@ public final class CallerPauses {
     }
 
     /**
-     * The recording thread looks next at {@code nanos}. Until it has, a call that ends later than that by at least
-     * {@link #MIN_PAUSE_NANOS} ends in a pause not recorded yet (the process, or at least that thread, ran nothing
-     * since), as the calls a pause held up do: they come back as it ends, when the recording thread has yet to run.
-     */
-    public void due(long nanos) {
-        this.dueNanos = nanos;
-        this.watched = true;
-    }
-
-    /**
      * How long a pause of the caller held up a call that started at {@code startNanos} and took {@code rttNanos}:
-     * the part of its RTT that one pause took, if that is at least a tenth of it; otherwise 0, and the RTT is the
-     * callee's. The pause is a recorded one, or the one still going on when the call ended if the recording thread
-     * is overdue by at least {@link #MIN_PAUSE_NANOS} (see {@link #due}).
+     * the part of its RTT that one recorded pause took, if that is at least a tenth of it; otherwise 0, and the RTT
+     * is the callee's.
      */
     public long heldUpNanos(long startNanos, long rttNanos) {
         long end = startNanos + rttNanos;
-        if (this.watched) {
-            long due = this.dueNanos;
-            if (end - due >= MIN_PAUSE_NANOS) {
-                long overlap = end - Math.max(due, startNanos);
-                if (overlap >= HELD_UP_SHARE * rttNanos) {
-                    return overlap;
-                }
-            }
-        }
         long count = this.recorded.get();
         for (long index = count - 1; index >= 0 && index >= count - CAPACITY; index--) {
             int slot = (int) (index % CAPACITY);

@@ -20,29 +20,6 @@ class CallerPausesTest {
     }
 
     @Test
-    void aCallThatEndsInAPauseTheRecorderHasNotSeenYetIsHeldUpByIt() {
-        // The recorder was due at 105 ms and has not looked since: the process ran nothing from then on. A call whose
-        // answer came during that pause ends as it ends, before the recorder runs again.
-        this.pauses.due(105 * MS);
-        assertThat(this.pauses.heldUpNanos(0, 300 * MS)).as("195 ms of 300").isEqualTo(195 * MS);
-        assertThat(this.pauses.heldUpNanos(200 * MS, 100 * MS)).as("the whole call in the pause").isEqualTo(100 * MS);
-        // Once the recorder has run, it records the same pause.
-        this.pauses.paused(105 * MS, 300 * MS);
-        this.pauses.due(305 * MS);
-        assertThat(this.pauses.heldUpNanos(0, 300 * MS)).isEqualTo(195 * MS);
-    }
-
-    @Test
-    void aRecorderLateByLessThanTheMinimumOrATenthOfTheCallHoldsNothingUp() {
-        this.pauses.due(300 * MS - CallerPauses.MIN_PAUSE_NANOS + 1);
-        assertThat(this.pauses.heldUpNanos(0, 300 * MS)).as("late by less than the minimum").isZero();
-        this.pauses.due(280 * MS);
-        assertThat(this.pauses.heldUpNanos(0, 300 * MS)).as("20 ms of 300").isZero();
-        this.pauses.due(400 * MS);
-        assertThat(this.pauses.heldUpNanos(0, 300 * MS)).as("due after the call ended").isZero();
-    }
-
-    @Test
     void aPauseBeforeOrAfterTheCallDoesNotDistortIt() {
         this.pauses.paused(100 * MS, 150 * MS);
         assertThat(this.pauses.heldUpNanos(0, 100 * MS)).as("ends as the pause begins").isZero();

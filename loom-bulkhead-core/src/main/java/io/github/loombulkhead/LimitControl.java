@@ -324,7 +324,8 @@ final class LimitControl {
         }
         finally {
             this.lock.unlock();
-            // An adaptive bulkhead refused the lease: a sample may have skipped its change meanwhile.
+            // After a lease an adaptive bulkhead refused, a sample may have skipped its change meanwhile (a static
+            // bulkhead has no proposal to apply).
             applySkipped();
         }
     }

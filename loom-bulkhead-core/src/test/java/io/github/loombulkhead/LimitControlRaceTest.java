@@ -117,13 +117,7 @@ class LimitControlRaceTest {
     @Test
     void aProposalSkippedWhileASampleOfTheReplacedAlgorithmHeldTheLockIsStillApplied() throws Exception {
         for (int round = 0; round < 300; round++) {
-            Bulkhead bulkhead = new Bulkhead("b", BulkheadConfig.custom()
-                .maxConcurrentCalls(1000)
-                .adaptive(AdaptiveLimitConfig.custom()
-                    .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
-                    .initialLimit(500)
-                    .build())
-                .build());
+            Bulkhead bulkhead = aimdFrom500();
             int staleSamples = 400;
             Blocking stale = new Blocking(700, staleSamples);
             field(LimitControl.class, "algorithm").set(control(bulkhead), stale);
@@ -154,14 +148,7 @@ class LimitControlRaceTest {
     @Test
     void aProposalSkippedWhileARefusedCeilingChangeHeldTheLockIsStillApplied() throws Exception {
         for (int round = 0; round < 200; round++) {
-            Bulkhead bulkhead = new Bulkhead("b", BulkheadConfig.custom()
-                .maxConcurrentCalls(1000)
-                .adaptive(AdaptiveLimitConfig.custom()
-                    .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
-                    .initialLimit(500)
-                    .minLimit(5)
-                    .build())
-                .build());
+            Bulkhead bulkhead = aimdFrom500();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger refused = new AtomicInteger();
             // An operator writes a ceiling below the minimum again and again: refused, it changes nothing.
@@ -185,6 +172,18 @@ class LimitControlRaceTest {
             assertThat(bulkhead.getLimit()).as("round %d: the algorithm's proposal", round)
                 .isEqualTo(bulkhead.getLimitAlgorithm().getLimit());
         }
+    }
+
+    /** An {@code aimd} bulkhead at 500 under a ceiling of 1,000, whose minimum limit is 5. */
+    private static Bulkhead aimdFrom500() {
+        return new Bulkhead("b", BulkheadConfig.custom()
+            .maxConcurrentCalls(1000)
+            .adaptive(AdaptiveLimitConfig.custom()
+                .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
+                .initialLimit(500)
+                .minLimit(5)
+                .build())
+            .build());
     }
 
     private static Object control(Bulkhead bulkhead) throws ReflectiveOperationException {

@@ -1,6 +1,7 @@
 package io.github.loombulkhead.redis;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -232,10 +233,27 @@ public final class ClusterBulkhead implements AutoCloseable {
      */
     @Override
     public void close() {
+        stop();
+        awaitStopped(System.nanoTime() + this.config.getLeaseDuration().toNanos());
+    }
+
+    /** Tells the governor to give back the leases and stop; returns at once. */
+    void stop() {
         this.closed = true;
         LockSupport.unpark(this.governor);
+    }
+
+    /**
+     * Waits until the governor has stopped, or until {@code deadlineNanos} ({@code System.nanoTime()}): a governor
+     * still waiting for Redis then is left to finish on its own, its leases expire in Redis anyway.
+     */
+    void awaitStopped(long deadlineNanos) {
+        long remaining = deadlineNanos - System.nanoTime();
+        if (remaining <= 0) {
+            return;
+        }
         try {
-            this.governor.join(this.config.getLeaseDuration().toMillis());
+            this.governor.join(Duration.ofNanos(remaining));
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();

@@ -163,10 +163,20 @@ public final class ClusterBulkheads implements AutoCloseable {
         return this.processId;
     }
 
-    /** Stops every cluster bulkhead (giving back unused leases) and the connections opened here. */
+    /**
+     * Stops every cluster bulkhead (giving back unused leases) and the connections opened here. The bulkheads stop
+     * together: with Redis away, closing takes at most one lease, however many bulkheads there are.
+     */
     @Override
     public void close() {
-        this.bulkheads.values().forEach(ClusterBulkhead::close);
+        List<ClusterBulkhead> all = List.copyOf(this.bulkheads.values());
+        all.forEach(ClusterBulkhead::stop);
+        long longestLease = all.stream()
+            .mapToLong((cluster) -> cluster.getConfig().getLeaseDuration().toNanos())
+            .max()
+            .orElse(0);
+        long deadline = System.nanoTime() + longestLease;
+        all.forEach((cluster) -> cluster.awaitStopped(deadline));
         this.messages.close();
         this.scripts.close();
     }

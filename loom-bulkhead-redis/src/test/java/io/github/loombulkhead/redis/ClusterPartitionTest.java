@@ -187,6 +187,35 @@ class ClusterPartitionTest {
         }
     }
 
+    @Test
+    void closingManyBulkheadsCutOffFromRedisTakesOneLeaseNotOnePerBulkhead() {
+        String prefix = "close-" + UUID.randomUUID();
+        Duration lease = Duration.ofSeconds(1);
+        ClusterConfig config = ClusterConfig.custom().leaseDuration(lease).build();
+        this.client = patientClient(this.proxy.port());
+        ClusterBulkheads cluster = ClusterBulkheads.create(this.client, prefix);
+        List<ClusterBulkhead> attached = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Bulkhead bulkhead = new Bulkhead("callee-" + i, BulkheadConfig.custom()
+                .maxConcurrentCalls(2)
+                .maxWaitDuration(Duration.ofSeconds(30))
+                .build());
+            attached.add(cluster.attach(bulkhead, config));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> attached.stream().allMatch((c) -> c.getRenewalCount() > 0));
+        this.proxy.blackhole();
+
+        // Each governor waits for a reply that never comes (the client would wait 20 s): closing gives up on each
+        // after one lease, when the leases are gone anyway. One after another, five would hold up the shutdown 5 s.
+        long start = System.nanoTime();
+        cluster.close();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(took).as("closing 5 cluster bulkheads cut off from Redis, each with a lease of " + lease)
+            .isLessThan(lease.multipliedBy(3));
+        assertThat(attached).allSatisfy((c) -> assertThat(c.getBulkhead().getLimit()).isZero());
+    }
+
     /** A Lettuce client that waits 20 s for a reply: far longer than the lease. */
     private static RedisClient patientClient(int port) {
         return RedisClient.create(RedisURI.builder()

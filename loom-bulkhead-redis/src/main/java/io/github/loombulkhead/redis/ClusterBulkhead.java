@@ -428,6 +428,11 @@ public final class ClusterBulkhead implements AutoCloseable {
                     this.remote.set(true);
                 }
             }
+            catch (RuntimeException | Error ex) {
+                // A failing listener, or an invalid limit in Redis: as on the governor, a failed sync (counted and
+                // logged), not an exception the reply's future would keep to itself.
+                unexpected(ex);
+            }
             finally {
                 this.calling.set(false);
                 if (this.deferred.getAndSet(false) || governorNeeded) {

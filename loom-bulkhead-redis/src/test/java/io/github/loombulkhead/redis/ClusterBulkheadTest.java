@@ -286,6 +286,44 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void aListenerThatThrowsOnTheRedisClientsThreadIsCountedAsAFailedSyncAndTheCallStillRuns() throws Exception {
+        AtomicBoolean fail = new AtomicBoolean();
+        AtomicReference<String> thrownOn = new AtomicReference<>();
+        ClusterListener failing = new ClusterListener() {
+            @Override
+            public void onRoundTrip(ClusterBulkhead cluster, long nanos, RuntimeException error) {
+                // Only where the reply to a first lease arrives, not on the governor.
+                if (!Thread.currentThread().getName().startsWith("loom-bulkhead-cluster-") && fail.getAndSet(false)) {
+                    thrownOn.set(Thread.currentThread().getName());
+                    throw new AssertionError("a listener's bug");
+                }
+            }
+        };
+        LettuceConnectionFactory factory = this.redis.connectionFactory();
+        try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, this.prefix, failing)) {
+            Bulkhead a = BulkheadRegistry.ofDefaults().bulkhead("callee", BulkheadConfig.custom()
+                .maxConcurrentCalls(2)
+                .maxWaitDuration(Duration.ofSeconds(30))
+                .build());
+            ClusterBulkhead clusterA = cluster.attach(a, ClusterConfig.ofDefaults());
+            await().atMost(Duration.ofSeconds(5)).until(() -> clusterA.getRenewalCount() > 0);
+            assertThat(clusterA.getHeldPermits()).isZero();
+            fail.set(true);
+
+            CompletableFuture<Void> call = CompletableFuture.runAsync(a::acquirePermit,
+                    (task) -> Thread.ofVirtual().start(task));
+
+            call.get(5, TimeUnit.SECONDS);
+            assertThat(thrownOn.get()).as("the thread the listener threw on").isNotNull();
+            assertThat(clusterA.getErrorCount()).as("failed syncs").isEqualTo(1);
+            a.onComplete(0);
+        }
+        finally {
+            factory.destroy();
+        }
+    }
+
+    @Test
     void aLowerLimitHoldsOnceTheCallsRunningAboveItEndAlsoWhileDemandStaysLevel() throws Exception {
         Replica a = replica(30, ClusterConfig.ofDefaults());
         Replica b = replica(30, ClusterConfig.ofDefaults());

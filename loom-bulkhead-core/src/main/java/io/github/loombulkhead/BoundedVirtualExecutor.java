@@ -394,7 +394,7 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
                 target = this.settings.newBulkhead(this.name);
             }
             ThreadFactory factory = (this.threadFactory != null) ? this.threadFactory
-                    : Thread.ofVirtual().name(this.name).factory();
+                    : Thread.ofVirtual().name(this.name).inheritInheritableThreadLocals(false).factory();
             return new BoundedVirtualExecutor(target, factory, this.taskDecorator);
         }
     }

@@ -17,16 +17,23 @@ final class ExpiryScheduler {
 
     private static final ScheduledThreadPoolExecutor SCHEDULER = create();
 
-    private static final ThreadFactory CALLBACKS = Thread.ofVirtual().name("loom-bulkhead-expired").factory();
+    private static final ThreadFactory CALLBACKS = Thread.ofVirtual()
+        .name("loom-bulkhead-expired")
+        .inheritInheritableThreadLocals(false)
+        .factory();
 
-    private static final ThreadFactory RAMP_STEPS = Thread.ofVirtual().name("loom-bulkhead-limit-ramp").factory();
+    private static final ThreadFactory RAMP_STEPS = Thread.ofVirtual()
+        .name("loom-bulkhead-limit-ramp")
+        .inheritInheritableThreadLocals(false)
+        .factory();
 
     private ExpiryScheduler() {
     }
 
     private static ScheduledThreadPoolExecutor create() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().name("loom-bulkhead-expiry").daemon(true).factory());
+                Thread.ofPlatform().name("loom-bulkhead-expiry").daemon(true).inheritInheritableThreadLocals(false)
+                    .factory());
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
     }

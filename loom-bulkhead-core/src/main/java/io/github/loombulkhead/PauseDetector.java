@@ -54,7 +54,8 @@ final class PauseDetector {
 
         private static CallerPauses start() {
             CallerPauses pauses = new CallerPauses();
-            Thread.ofPlatform().name(THREAD_NAME).daemon(true).start(() -> watch(pauses));
+            Thread.ofPlatform().name(THREAD_NAME).daemon(true).inheritInheritableThreadLocals(false)
+                .start(() -> watch(pauses));
             return pauses;
         }
     }

@@ -30,7 +30,10 @@ public class BulkheadMethodInterceptor implements MethodInterceptor {
 
     private final BulkheadOperationSource operations;
 
-    private volatile ThreadFactory threadFactory = Thread.ofVirtual().name("loom-bulkhead-call").factory();
+    private volatile ThreadFactory threadFactory = Thread.ofVirtual()
+        .name("loom-bulkhead-call")
+        .inheritInheritableThreadLocals(false)
+        .factory();
 
     private volatile TaskDecorator taskDecorator;
 

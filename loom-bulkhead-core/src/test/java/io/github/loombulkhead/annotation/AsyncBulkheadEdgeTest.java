@@ -208,6 +208,29 @@ class AsyncBulkheadEdgeTest {
         }
     }
 
+    @Test
+    void aCallThatWaitedNeverSeesTheInheritableThreadLocalsOfTheCallWhosePermitItTook() throws Exception {
+        InheritableThreadLocal<String> user = new InheritableThreadLocal<>();
+        try (AnnotationConfigApplicationContext context = context(null)) {
+            Calls calls = context.getBean(Calls.class);
+            CompletableFuture<Void> gate = new CompletableFuture<>();
+            user.set("alice");
+            CompletableFuture<String> first = calls.read(user, gate);
+            CompletableFuture<String> second = calls.read(user, gate);
+            user.remove();
+            CompletableFuture<String> anonymous = calls.read(user, CompletableFuture.completedFuture(null));
+            await().atMost(WAIT).until(() -> this.registry.bulkhead("x").getWaitingCount() == 1);
+            gate.complete(null);
+
+            assertThat(anonymous.get(10, TimeUnit.SECONDS)).as("an anonymous caller's call, which waited").isNull();
+            assertThat(first.get(10, TimeUnit.SECONDS)).as("alice's call, which did not wait").isNull();
+            assertThat(second.get(10, TimeUnit.SECONDS)).as("alice's second call").isNull();
+        }
+        finally {
+            user.remove();
+        }
+    }
+
     private AnnotationConfigApplicationContext context(TaskDecorator decorator) {
         return context(decorator, null);
     }
@@ -245,6 +268,13 @@ class AsyncBulkheadEdgeTest {
         public CompletableFuture<String> value(String value) {
             this.values.incrementAndGet();
             return CompletableFuture.completedFuture(value);
+        }
+
+        /** What {@code user} holds on the call's thread, read once {@code gate} opened. */
+        @io.github.loombulkhead.annotation.Bulkhead("x")
+        public CompletableFuture<String> read(ThreadLocal<String> user, CompletableFuture<Void> gate) {
+            gate.join();
+            return CompletableFuture.completedFuture(user.get());
         }
 
         @io.github.loombulkhead.annotation.Bulkhead("x")

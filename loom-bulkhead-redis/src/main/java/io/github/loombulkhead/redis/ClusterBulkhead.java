@@ -152,6 +152,7 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.governor = Thread.ofPlatform()
             .daemon()
             .name("loom-bulkhead-cluster-" + bulkhead.getName())
+            .inheritInheritableThreadLocals(false)
             .unstarted(this::govern);
     }
 
@@ -685,12 +686,16 @@ public final class ClusterBulkhead implements AutoCloseable {
         public void onQueued(Bulkhead queued) {
             if (ClusterBulkhead.this.handedBack) {
                 // Closed and gone: no lease will come. Not on the caller's thread, as below.
-                Thread.startVirtualThread(ClusterBulkhead.this::rejectWaitingAfterClose);
+                Thread.ofVirtual()
+                    .inheritInheritableThreadLocals(false)
+                    .start(ClusterBulkhead.this::rejectWaitingAfterClose);
             }
             else if (ClusterBulkhead.this.mode == ClusterMode.FALLBACK
                     && ClusterBulkhead.this.config.getFallback() == ClusterFallback.REJECT) {
                 // Not on the caller's thread: a waiter is called back only after it was queued.
-                Thread.startVirtualThread(ClusterBulkhead.this::rejectWaiting);
+                Thread.ofVirtual()
+                    .inheritInheritableThreadLocals(false)
+                    .start(ClusterBulkhead.this::rejectWaiting);
             }
             else {
                 ClusterBulkhead.this.lastBusy = System.nanoTime();

@@ -91,28 +91,33 @@ final class RedisClientMessages implements LeaseMessages {
         if (this.retrying != null) {
             return;
         }
-        this.retrying = Thread.ofVirtual().name("loom-bulkhead-cluster-subscribe").start(() -> {
-            boolean connected = false;
-            while (!connected && !this.closed) {
-                try {
-                    Thread.sleep(RETRY_MILLIS);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                this.lock.lock();
-                try {
-                    connected = tryConnect();
-                    if (connected) {
-                        this.retrying = null;
-                    }
-                }
-                finally {
-                    this.lock.unlock();
+        this.retrying = Thread.ofVirtual()
+            .name("loom-bulkhead-cluster-subscribe")
+            .inheritInheritableThreadLocals(false)
+            .start(this::retry);
+    }
+
+    private void retry() {
+        boolean connected = false;
+        while (!connected && !this.closed) {
+            try {
+                Thread.sleep(RETRY_MILLIS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            this.lock.lock();
+            try {
+                connected = tryConnect();
+                if (connected) {
+                    this.retrying = null;
                 }
             }
-        });
+            finally {
+                this.lock.unlock();
+            }
+        }
     }
 
     @Override

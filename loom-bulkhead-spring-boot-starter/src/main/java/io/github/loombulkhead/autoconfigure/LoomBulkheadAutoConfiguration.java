@@ -138,7 +138,11 @@ public final class LoomBulkheadAutoConfiguration {
                 Duration awaitTermination = (shutdown.isAwaitTermination()
                         && shutdown.getAwaitTerminationPeriod() != null) ? shutdown.getAwaitTerminationPeriod()
                                 : Duration.ZERO;
-                ThreadFactory threads = Thread.ofVirtual().name(springBoot.getThreadNamePrefix(), 1).factory();
+                // No inheritable thread-locals: a task that waited would get those of the task whose permit it took.
+                ThreadFactory threads = Thread.ofVirtual()
+                    .name(springBoot.getThreadNamePrefix(), 1)
+                    .inheritInheritableThreadLocals(false)
+                    .factory();
                 return new BoundedVirtualTaskExecutor(
                         executors.create(properties.getTaskExecution().getBulkhead(), threads), awaitTermination);
             };

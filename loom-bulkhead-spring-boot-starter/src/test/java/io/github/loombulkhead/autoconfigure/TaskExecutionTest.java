@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -32,6 +33,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.javapoet.ClassName;
 import org.springframework.scheduling.annotation.Async;
@@ -99,6 +101,39 @@ class TaskExecutionTest {
                 assertThat(executor.getExecutor().getBulkhead().getLimit()).isEqualTo(3);
                 assertThat(context.getBean(BulkheadRegistry.class).find("application-task-executor"))
                     .containsSame(executor.getExecutor().getBulkhead());
+            });
+    }
+
+    @Test
+    void aTaskThatWaitedNeverRunsWithTheInheritableThreadLocalsOfTheTaskWhosePermitItTook() {
+        // Stands for Spring Security's SecurityContextHolder in MODE_INHERITABLETHREADLOCAL.
+        InheritableThreadLocal<String> user = new InheritableThreadLocal<>();
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.task-execution.enabled=true",
+                    "loom.bulkhead.instances.application-task-executor.max-concurrent-calls=1")
+            .run((context) -> {
+                AsyncTaskExecutor executor = context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class);
+                io.github.loombulkhead.Bulkhead bulkhead = context.getBean(BulkheadRegistry.class)
+                    .bulkhead("application-task-executor");
+                CompletableFuture<Void> gate = new CompletableFuture<>();
+                try {
+                    user.set("alice");
+                    Future<String> alices = executor.submit(() -> {
+                        gate.join();
+                        return user.get();
+                    });
+                    user.remove();
+                    Future<String> anonymous = executor.submit(user::get);
+                    await().until(() -> bulkhead.getWaitingCount() == 1);
+                    gate.complete(null);
+
+                    assertThat(anonymous.get(10, TimeUnit.SECONDS)).as("an anonymous caller's task, which waited")
+                        .isNull();
+                    assertThat(alices.get(10, TimeUnit.SECONDS)).as("alice's task: nothing is inherited").isNull();
+                }
+                finally {
+                    user.remove();
+                }
             });
     }
 

@@ -27,7 +27,10 @@ final class DisconnectCheck implements AutoCloseable {
     /** @param interval time between two checks of the waiting requests; positive */
     DisconnectCheck(Duration interval) {
         this.intervalNanos = interval.toNanos();
-        this.thread = Thread.ofVirtual().name("loom-bulkhead-server-disconnect-check").unstarted(this::run);
+        this.thread = Thread.ofVirtual()
+            .name("loom-bulkhead-server-disconnect-check")
+            .inheritInheritableThreadLocals(false)
+            .unstarted(this::run);
         this.thread.start();
     }
 

@@ -63,6 +63,16 @@ final class Permit {
         this.outcome = overload ? Outcome.DROPPED : Outcome.IGNORED;
     }
 
+    /**
+     * Reading the body failed after the headers arrived: as {@link #failed}, so a read timeout is a drop and anything
+     * else no sample, except that a drop the headers told ({@code 503}, {@code 429}) stays one.
+     */
+    void bodyFailed(Throwable failure) {
+        if (this.outcome != Outcome.DROPPED) {
+            failed(failure);
+        }
+    }
+
     private static boolean neverSent(Throwable failure) {
         int depth = 0;
         for (Throwable t = failure; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {

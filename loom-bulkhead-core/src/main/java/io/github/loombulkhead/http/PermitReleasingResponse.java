@@ -10,7 +10,8 @@ import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * A response that gives its exchange's permit back when it, or its body stream, is closed, after
- * the underlying response has released its connection.
+ * the underlying response has released its connection. A body that fails to read turns the exchange's
+ * sample into that failure.
  */
 final class PermitReleasingResponse implements ClientHttpResponse {
 
@@ -53,6 +54,36 @@ final class PermitReleasingResponse implements ClientHttpResponse {
             }
             this.body = new FilterInputStream(delegateBody) {
                 @Override
+                public int read() throws IOException {
+                    try {
+                        return super.read();
+                    }
+                    catch (IOException ex) {
+                        throw failed(ex);
+                    }
+                }
+
+                @Override
+                public int read(byte[] buffer, int offset, int length) throws IOException {
+                    try {
+                        return super.read(buffer, offset, length);
+                    }
+                    catch (IOException ex) {
+                        throw failed(ex);
+                    }
+                }
+
+                @Override
+                public long skip(long n) throws IOException {
+                    try {
+                        return super.skip(n);
+                    }
+                    catch (IOException ex) {
+                        throw failed(ex);
+                    }
+                }
+
+                @Override
                 public void close() throws IOException {
                     try {
                         super.close();
@@ -64,6 +95,15 @@ final class PermitReleasingResponse implements ClientHttpResponse {
             };
         }
         return this.body;
+    }
+
+    /**
+     * Reading the body failed: the exchange's sample is that failure (a read timeout is a drop, as before the headers),
+     * not the answer its headers were.
+     */
+    private IOException failed(IOException failure) {
+        this.permit.bodyFailed(failure);
+        return failure;
     }
 
     @Override

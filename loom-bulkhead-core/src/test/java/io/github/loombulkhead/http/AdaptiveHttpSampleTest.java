@@ -108,6 +108,39 @@ class AdaptiveHttpSampleTest {
 
     @ParameterizedTest
     @EnumSource(ClientKind.class)
+    void aReadTimeoutWhileTheBodyStreamsIsADrop(ClientKind kind) {
+        // /stream sends its headers and a first line, then nothing until released: the read timeout fires in the body.
+        RestClient client = client(kind);
+        Throwable failure = catchThrowable(() -> client.get().uri(this.server.uri("/stream")).retrieve()
+            .body(String.class));
+        this.server.release();
+        assertThat(failure).isNotNull();
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+        if (kind == ClientKind.JDK) {
+            // Spring closes the JDK client's body stream when the timeout fires: the read fails with a plain
+            // IOException, which tells nothing about the callee. No sample, and above all no success.
+            assertThat(this.samples).isEmpty();
+            return;
+        }
+        assertThat(this.samples).containsExactly(Outcome.DROPPED);
+        assertThat(this.rtts.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void aServiceUnavailableWhoseBodyStallsStaysADropWithTheTimeToItsHeaders(ClientKind kind) {
+        RestClient client = client(kind);
+        Throwable failure = catchThrowable(() -> client.get().uri(this.server.uri("/stream?status=503")).retrieve()
+            .body(String.class));
+        this.server.release();
+        assertThat(failure).isNotNull();
+        assertThat(this.bulkhead.getActiveCount()).isZero();
+        assertThat(this.samples).containsExactly(Outcome.DROPPED);
+        assertThat(this.rtts.get(0)).isLessThan(Duration.ofMillis(300));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
     void aReadTimeoutOfARequestWithABodyIsADrop(ClientKind kind) {
         // HttpURLConnection sends a body first and reads the status line only when asked for it: after execute.
         RestClient client = client(kind);

@@ -31,7 +31,7 @@ import com.sun.net.httpserver.HttpServer;
  * <li>{@code /status/N}: answers status N (e.g. 500, 503, 429) with a body;</li>
  * <li>{@code /hang}: answers only when the server is closed (for read timeouts);</li>
  * <li>{@code /stream}: sends {@code first\n}, then waits for {@link #release()}, then
- * {@code last\n}.</li>
+ * {@code last\n}; {@code /stream?status=N} does so with status N instead of 200.</li>
  * </ul>
  */
 public final class LoopbackServer implements AutoCloseable {
@@ -200,7 +200,9 @@ public final class LoopbackServer implements AutoCloseable {
         enter(exchange);
         CountDownLatch gate = this.gate;
         exchange.getResponseHeaders().set("Content-Type", "text/plain");
-        exchange.sendResponseHeaders(200, 0);
+        String query = exchange.getRequestURI().getQuery();
+        int status = (query != null && query.startsWith("status=")) ? Integer.parseInt(query.substring(7)) : 200;
+        exchange.sendResponseHeaders(status, 0);
         try (OutputStream body = exchange.getResponseBody()) {
             body.write("first\n".getBytes(StandardCharsets.UTF_8));
             body.flush();

@@ -86,7 +86,10 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
         bulkhead.acquirePermit();
         Permit permit = new Permit(bulkhead);
         ClientHttpResponse response;
-        try {
+        // While the exchange is sent, an exchange of the same bulkhead on this thread (an interceptor after this one
+        // fetching a token from the same callee) runs before it, under its permit. The body is read afterwards,
+        // outside this mark: an exchange made while it is still open takes a permit of its own.
+        try (CallChain.Scope held = CallChain.enter(bulkhead)) {
             response = execution.execute(request, body);
         }
         catch (Throwable ex) {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
@@ -66,6 +67,39 @@ class BulkheadClientHttpRequestInterceptorFaultTest {
     @BeforeEach
     void setUp(LoopbackServer server) {
         this.server = server;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void anExchangeMadeWhileTheSameBulkheadsExchangeHoldsItsPermitRunsUnderThatPermit(ClientKind kind) {
+        // An interceptor inside the bulkhead's one fetches a token from the same callee before the call is sent: the
+        // two exchanges run one after the other on one thread. Waiting for a second permit would wait for itself.
+        this.bulkhead = new Bulkhead("callee", BulkheadConfig.custom()
+            .maxConcurrentCalls(1)
+            .maxWaitDuration(Duration.ofMillis(500))
+            .build());
+        BulkheadClientHttpRequestInterceptor bounded = BulkheadClientHttpRequestInterceptor.perClient(this.bulkhead);
+        ClientHttpRequestFactory factory = kind.create(this.bulkhead, READ_TIMEOUT, this.resources);
+        RestClient tokens = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(factory)
+            .requestInterceptor(bounded)
+            .build();
+        RestClient client = RestClient.builder()
+            .baseUrl(this.server.baseUrl())
+            .requestFactory(factory)
+            .requestInterceptor(bounded)
+            .requestInterceptor((request, body, execution) -> {
+                request.getHeaders().setBearerAuth(tokens.get().uri("/slow?ms=0").retrieve().body(String.class));
+                return execution.execute(request, body);
+            })
+            .build();
+
+        assertThat(client.get().uri("/slow?ms=0").retrieve().body(String.class)).isEqualTo("ok");
+
+        assertThat(this.server.requests()).isEqualTo(2);
+        assertThat(this.server.maxConcurrent()).isEqualTo(1);
+        assertAllFree(this.bulkhead, 1);
     }
 
     @ParameterizedTest

@@ -98,6 +98,18 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
+    void aTypeAnnotationBoundsTheExchangeMethodsTheClientInheritsFromAnUnannotatedInterface(LoopbackServer server)
+            throws Exception {
+        InheritingClient client = context.getBean(InheritingClient.class);
+
+        List<String> bodies = Calls.concurrently(40, (i) -> client.slow(50));
+
+        assertThat(bodies).hasSize(40).containsOnly("ok");
+        assertThat(server.maxConcurrent()).isEqualTo(2);
+        assertAllFree(registry.find("inherited").orElseThrow(), 40);
+    }
+
+    @Test
     void anUnannotatedClientOnTheSameRestClientIsNotBounded(LoopbackServer server) throws Exception {
         UnboundedClient client = context.getBean(UnboundedClient.class);
 
@@ -230,6 +242,22 @@ class HttpInterfaceBulkheadTest {
         String slowInFastLane(@RequestParam("ms") int ms);
     }
 
+    /** Shared by clients of several callees, annotated by none of them. */
+    @HttpExchange
+    interface SlowExchanges {
+
+        @GetExchange("/slow")
+        String slow(@RequestParam("ms") int ms);
+    }
+
+    @Bulkhead("inherited")
+    @HttpExchange
+    interface InheritingClient extends SlowExchanges {
+
+        @GetExchange("/slow")
+        String own(@RequestParam("ms") int ms);
+    }
+
     @HttpExchange
     interface UnboundedClient {
 
@@ -266,7 +294,7 @@ class HttpInterfaceBulkheadTest {
 
     @Configuration(proxyBeanMethods = false)
     @ImportHttpServices(group = "callee",
-            types = { CalleeClient.class, UnboundedClient.class, MethodAnnotatedClient.class })
+            types = { CalleeClient.class, UnboundedClient.class, MethodAnnotatedClient.class, InheritingClient.class })
     static class Config {
 
         @Bean
@@ -274,6 +302,7 @@ class HttpInterfaceBulkheadTest {
             return BulkheadRegistry.builder()
                 .config("callee", BulkheadConfig.custom().maxConcurrentCalls(10).build())
                 .config("callee-fast-lane", BulkheadConfig.custom().maxConcurrentCalls(3).build())
+                .config("inherited", BulkheadConfig.custom().maxConcurrentCalls(2).build())
                 .config("method-only", BulkheadConfig.custom().maxConcurrentCalls(4).build())
                 .config("no-wait", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
                 .config("streams", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())

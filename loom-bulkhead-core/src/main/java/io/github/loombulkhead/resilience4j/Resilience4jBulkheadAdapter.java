@@ -105,11 +105,22 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
         return this.delegate;
     }
 
+    /**
+     * Changes the maximum wait and the limit ({@code maxConcurrentCalls}); a change the bulkhead refuses (a limit
+     * below an adaptive bulkhead's {@code minLimit}) throws and changes neither.
+     */
     @Override
     public void changeConfig(BulkheadConfig newConfig) {
         Objects.requireNonNull(newConfig, "newConfig must not be null");
+        Duration previousWait = this.delegate.getConfig().getMaxWaitDuration();
         this.delegate.changeMaxWaitDuration(newConfig.getMaxWaitDuration());
-        this.delegate.changeLimit(newConfig.getMaxConcurrentCalls());
+        try {
+            this.delegate.changeLimit(newConfig.getMaxConcurrentCalls());
+        }
+        catch (RuntimeException ex) {
+            this.delegate.changeMaxWaitDuration(previousWait);
+            throw ex;
+        }
     }
 
     /**

@@ -164,6 +164,25 @@ class Resilience4jBulkheadAdapterTest {
     }
 
     @Test
+    void aRefusedChangeConfigChangesNothing() {
+        Bulkhead adaptive = new Bulkhead("r4j-adaptive", BulkheadConfig.custom()
+            .maxConcurrentCalls(50)
+            .maxWaitDuration(Duration.ofSeconds(30))
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).minLimit(5).build())
+            .build());
+        Resilience4jBulkheadAdapter adapter = Resilience4jBulkheadAdapter.of(adaptive);
+
+        assertThatThrownBy(() -> adapter.changeConfig(io.github.resilience4j.bulkhead.BulkheadConfig.custom()
+            .maxConcurrentCalls(2)
+            .maxWaitDuration(Duration.ZERO)
+            .build())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minLimit");
+
+        assertThat(adaptive.getCeiling()).isEqualTo(50);
+        assertThat(adaptive.getConfig().getMaxWaitDuration()).as("max wait after a refused change")
+            .isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
     void publishesResilience4jEventsForLoomCalls() {
         List<BulkheadEvent.Type> events = new CopyOnWriteArrayList<>();
         this.adapter.getEventPublisher()

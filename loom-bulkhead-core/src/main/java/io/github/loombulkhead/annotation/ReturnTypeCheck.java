@@ -28,6 +28,9 @@ final class ReturnTypeCheck {
     private static final List<String> REACTIVE_TYPES = List.of("org.reactivestreams.Publisher",
             "java.util.concurrent.Flow$Publisher", "kotlinx.coroutines.flow.Flow");
 
+    /** A running coroutine ({@code Deferred} is one), known to the registry only with kotlinx-coroutines-reactor. */
+    private static final String KOTLIN_JOB = "kotlinx.coroutines.Job";
+
     private ReturnTypeCheck() {
     }
 
@@ -56,6 +59,11 @@ final class ReturnTypeCheck {
             throw invalid(method, targetClass, "reactive return type " + type.getName() + " is not "
                     + "supported: the permit would be released before the publisher emits; call the "
                     + "service from blocking code on virtual threads, or return CompletableFuture");
+        }
+        if (isAssignableTo(type, KOTLIN_JOB)) {
+            throw invalid(method, targetClass, "Kotlin coroutine return type " + type.getName() + " is not "
+                    + "supported: the permit would be released while the coroutine still runs; use a blocking "
+                    + "function on a virtual thread or return CompletableFuture");
         }
         Class<?>[] parameters = method.getParameterTypes();
         if (parameters.length > 0

@@ -61,6 +61,16 @@ class BulkheadAnnotationValidationTest {
     }
 
     @Test
+    void aKotlinDeferredFailsStartupAlsoWithoutTheReactorBridge() {
+        // kotlinx-coroutines-core alone (an MVC application in Kotlin): Spring's ReactiveAdapterRegistry knows no
+        // Deferred, and the coroutine would run on, unbounded, after the permit went back.
+        assertStartupFails(KotlinDeferred.class, "KotlinDeferred.call()",
+                "Kotlin coroutine return type kotlinx.coroutines.Deferred is not supported");
+        assertStartupFails(KotlinJob.class, "KotlinJob.call()",
+                "Kotlin coroutine return type kotlinx.coroutines.Job is not supported");
+    }
+
+    @Test
     void aCompletableFutureSubclassFailsStartup() {
         assertStartupFails(FutureSubclass.class, "FutureSubclass.call()",
                 "declare CompletableFuture or CompletionStage");
@@ -261,6 +271,24 @@ class BulkheadAnnotationValidationTest {
             Invocations.COUNT.incrementAndGet();
             return (subscriber) -> {
             };
+        }
+    }
+
+    static class KotlinDeferred {
+
+        @Bulkhead("kotlin")
+        public kotlinx.coroutines.Deferred<String> call() {
+            Invocations.COUNT.incrementAndGet();
+            return null;
+        }
+    }
+
+    static class KotlinJob {
+
+        @Bulkhead("kotlin")
+        public kotlinx.coroutines.Job call() {
+            Invocations.COUNT.incrementAndGet();
+            return null;
         }
     }
 

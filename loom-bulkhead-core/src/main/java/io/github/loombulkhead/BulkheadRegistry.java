@@ -134,6 +134,19 @@ public final class BulkheadRegistry {
         }
     }
 
+    /** Removes a listener that {@link #addListener} added from every bulkhead; bulkheads created later do not get it. */
+    public void removeListener(BulkheadListener listener) {
+        this.registration.lock();
+        try {
+            if (this.listeners.remove(listener)) {
+                this.bulkheads.values().forEach((bulkhead) -> bulkhead.removeListener(listener));
+            }
+        }
+        finally {
+            this.registration.unlock();
+        }
+    }
+
     /**
      * Calls {@code consumer} once for every existing bulkhead now and once for each one created later, on
      * the thread that creates it (so possibly concurrently with the calls for the existing ones), until the

@@ -77,6 +77,25 @@ class BulkheadRegistryTest {
     }
 
     @Test
+    void aRemovedListenerHearsNoMoreFromExistingOrLaterBulkheads() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        Bulkhead before = registry.bulkhead("before", SMALL);
+        RecordingListener removed = new RecordingListener();
+        RecordingListener kept = new RecordingListener();
+        registry.addListener(removed);
+        registry.addListener(kept);
+        before.tryAcquirePermit();
+
+        registry.removeListener(removed);
+        before.tryAcquirePermit();
+        Bulkhead after = registry.bulkhead("after", SMALL);
+        after.tryAcquirePermit();
+
+        assertThat(removed.events).extracting(RecordingListener.Event::bulkhead).containsExactly("before");
+        assertThat(kept.events).extracting(RecordingListener.Event::bulkhead).containsExactly("before", "before", "after");
+    }
+
+    @Test
     void aClosedCallbackRegistrationHearsOfNoFurtherBulkheads() {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         registry.bulkhead("before", SMALL);

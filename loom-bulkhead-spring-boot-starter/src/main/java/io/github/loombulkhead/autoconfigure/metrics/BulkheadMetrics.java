@@ -1,7 +1,9 @@
 package io.github.loombulkhead.autoconfigure.metrics;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadListener;
@@ -16,11 +18,16 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * gauges {@code loom.bulkhead.limit/active/waiting}, counter {@code loom.bulkhead.calls} and timers
  * {@code loom.bulkhead.wait/execution}, and for adaptive bulkheads gauge {@code loom.bulkhead.adaptive.ceiling},
  * timer {@code loom.bulkhead.adaptive.rtt} and counters {@code loom.bulkhead.adaptive.drops} and
- * {@code loom.bulkhead.adaptive.paused}; all tagged with the bulkhead's {@code name}.
+ * {@code loom.bulkhead.adaptive.paused}; all tagged with the bulkhead's {@code name}. {@link #close()} (a bean:
+ * when its context closes) stops recording, so a {@code BulkheadRegistry} that outlives the context no longer feeds
+ * the closed context's meter registry.
  */
-public class BulkheadMetrics implements MeterBinder {
+public class BulkheadMetrics implements MeterBinder, AutoCloseable {
 
     private final BulkheadRegistry bulkheads;
+
+    /** How to undo each {@link #bindTo}. */
+    private final List<Runnable> bindings = new CopyOnWriteArrayList<>();
 
     public BulkheadMetrics(BulkheadRegistry bulkheads) {
         this.bulkheads = bulkheads;
@@ -29,9 +36,23 @@ public class BulkheadMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         Map<Bulkhead, PerBulkheadMeters> meters = new ConcurrentHashMap<>();
-        this.bulkheads.forEachBulkhead((bulkhead) -> meters.computeIfAbsent(bulkhead,
-                (key) -> new PerBulkheadMeters(key, registry)));
-        this.bulkheads.addListener(new MetricsListener(meters, registry));
+        BulkheadRegistry.Registration created = this.bulkheads.forEachBulkhead((bulkhead) -> meters
+            .computeIfAbsent(bulkhead, (key) -> new PerBulkheadMeters(key, registry)));
+        MetricsListener listener = new MetricsListener(meters, registry);
+        this.bulkheads.addListener(listener);
+        this.bindings.add(() -> {
+            created.close();
+            this.bulkheads.removeListener(listener);
+        });
+    }
+
+    /** Stops binding new bulkheads and recording events, for every registry bound so far. */
+    @Override
+    public void close() {
+        for (Runnable binding : this.bindings) {
+            this.bindings.remove(binding);
+            binding.run();
+        }
     }
 
     /** Records events; a bulkhead's meters are created on its first event if not bound yet. */

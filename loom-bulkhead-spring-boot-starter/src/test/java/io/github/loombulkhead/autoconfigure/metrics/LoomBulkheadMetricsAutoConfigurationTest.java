@@ -241,6 +241,31 @@ class LoomBulkheadMetricsAutoConfigurationTest {
     }
 
     @Test
+    void aBulkheadRegistryThatOutlivesTheContextStopsFeedingItsMeterRegistry() {
+        // The application's own registry, shared beyond one context (a parent context, other code, a cached test).
+        BulkheadRegistry shared = BulkheadRegistry.ofDefaults();
+        MeterRegistry[] closed = new MeterRegistry[1];
+        this.contextRunner.withBean(BulkheadRegistry.class, () -> shared).run((context) -> {
+            closed[0] = context.getBean(MeterRegistry.class);
+            shared.bulkhead("callee");
+        });
+        this.contextRunner.withBean(BulkheadRegistry.class, () -> shared).run((context) -> {
+            MeterRegistry current = context.getBean(MeterRegistry.class);
+            Bulkhead callee = shared.bulkhead("callee");
+            callee.acquirePermit();
+            callee.onComplete(1_000_000);
+            shared.bulkhead("created-later");
+
+            assertThat(current.get("loom.bulkhead.execution").tag("name", "callee").timer().count()).isEqualTo(1);
+            assertThat(closed[0].get("loom.bulkhead.execution").tag("name", "callee").timer().count())
+                .as("a call made after its context closed, in the closed context's meter registry")
+                .isZero();
+            assertThat(closed[0].find("loom.bulkhead.limit").tag("name", "created-later").gauge())
+                .as("a bulkhead created after its context closed").isNull();
+        });
+    }
+
+    @Test
     void ceilingGaugeFollowsAWriteOfTheLimit() {
         this.contextRunner.withPropertyValues(ADAPTIVE).run((context) -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);

@@ -138,6 +138,19 @@ public final class BulkheadNameResolver {
             .toList();
         List<String> names = nearest.stream().map((source) -> namesBySource.get(source).get(0)).distinct().toList();
         if (names.size() > 1) {
+            // Type annotations of interfaces that a class implements side by side: those that declare the method
+            // name its bulkhead, if they agree (OrderApi's for order(), PaymentApi's for pay()).
+            List<String> declaring = nearest.stream()
+                .filter((source) -> ReflectionUtils.findMethod(declaringType(source), method.getName(),
+                        method.getParameterTypes()) != null)
+                .map((source) -> namesBySource.get(source).get(0))
+                .distinct()
+                .toList();
+            if (declaring.size() == 1) {
+                return declaring.get(0);
+            }
+        }
+        if (names.size() > 1) {
             throw invalid(method, targetClass, "unrelated interfaces declare @Bulkhead with different names "
                     + nearest.stream().map((source) -> source + " -> '" + namesBySource.get(source).get(0) + "'")
                         .collect(Collectors.joining(", "))

@@ -35,6 +35,18 @@ class BulkheadNameResolverTest {
     }
 
     @Test
+    void eachOfTwoAnnotatedInterfacesNamesTheMethodsItDeclares() throws Exception {
+        assertThat(BulkheadNameResolver.resolve(method(Gateway.class, "order"), Gateway.class)).isEqualTo("orders");
+        assertThat(BulkheadNameResolver.resolve(method(Gateway.class, "pay"), Gateway.class)).isEqualTo("payments");
+        // A method of the class's own: neither interface declares it, so the two names are a conflict.
+        assertThatIllegalStateException()
+            .isThrownBy(() -> BulkheadNameResolver.resolve(method(Gateway.class, "audit"), Gateway.class))
+            .withMessageContaining("unrelated interfaces declare @Bulkhead with different names")
+            .withMessageContaining("'orders'")
+            .withMessageContaining("'payments'");
+    }
+
+    @Test
     void anUnannotatedMethodHasNoName() throws Exception {
         assertThat(BulkheadNameResolver.isAnnotated(method(Plain.class, "call"), Plain.class)).isFalse();
         assertThat(BulkheadNameResolver.resolve(method(Plain.class, "call"), Plain.class)).isNull();
@@ -102,6 +114,32 @@ class BulkheadNameResolverTest {
         @Bulkhead
         public String call() {
             return "call";
+        }
+    }
+
+    @Bulkhead("orders")
+    interface OrderApi {
+
+        void order();
+    }
+
+    @Bulkhead("payments")
+    interface PaymentApi {
+
+        void pay();
+    }
+
+    static class Gateway implements OrderApi, PaymentApi {
+
+        @Override
+        public void order() {
+        }
+
+        @Override
+        public void pay() {
+        }
+
+        public void audit() {
         }
     }
 }

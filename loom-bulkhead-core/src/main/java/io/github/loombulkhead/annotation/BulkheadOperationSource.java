@@ -2,12 +2,16 @@ package io.github.loombulkhead.annotation;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.loombulkhead.BulkheadRegistry;
 
+import org.springframework.aop.SpringProxy;
+import org.springframework.aop.framework.Advised;
+import org.springframework.core.DecoratingProxy;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -72,6 +76,22 @@ final class BulkheadOperationSource {
         }, ReflectionUtils.USER_DECLARED_METHODS);
         for (Method method : BulkheadNameResolver.annotatedMethods(targetClass)) {
             getOperation(method, targetClass);
+        }
+        if (Proxy.isProxyClass(targetClass)) {
+            // A JDK proxy is called with its interfaces' methods, whose return types the proxy class's own methods
+            // erase when a generic interface binds them (Finder<Future<T>>): checked as the calls will see them.
+            for (Class<?> proxied : targetClass.getInterfaces()) {
+                if (proxied == SpringProxy.class || proxied == Advised.class || proxied == DecoratingProxy.class) {
+                    // Answered by the proxy itself, never advised.
+                    continue;
+                }
+                for (Method method : proxied.getMethods()) {
+                    if (!Modifier.isStatic(method.getModifiers())
+                            && BulkheadNameResolver.isAnnotated(method, targetClass)) {
+                        getOperation(method, targetClass);
+                    }
+                }
+            }
         }
         this.validated.put(targetClass, Boolean.TRUE);
     }

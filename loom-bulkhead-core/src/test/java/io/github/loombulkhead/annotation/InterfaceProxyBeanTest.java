@@ -46,6 +46,15 @@ class InterfaceProxyBeanTest {
     }
 
     @Test
+    void aBadReturnTypeThatOnlyAGenericInterfaceBindsFailsStartupNotTheFirstCall() {
+        // The proxy class's own method returns Object (erased); the interface method, as the call resolves it, Future.
+        assertThatExceptionOfType(BeanCreationException.class).isThrownBy(() -> context(GenericRepository.class))
+            .havingRootCause()
+            .withMessageContaining("findLater")
+            .withMessageContaining("java.util.concurrent.Future is not supported");
+    }
+
+    @Test
     void anAnnotatedTargetBehindAProxyWithAnExtraInterfaceIsStillCheckedAtStartup() {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         BulkheadRegistry registry = this.registry;
@@ -107,6 +116,15 @@ class InterfaceProxyBeanTest {
     public interface BadRepository extends BaseRepository {
 
         java.util.concurrent.Future<Integer> findLater();
+    }
+
+    public interface Finder<R> {
+
+        R findLater();
+    }
+
+    @Bulkhead("repo")
+    public interface GenericRepository extends BaseRepository, Finder<java.util.concurrent.Future<Integer>> {
     }
 
     public interface Extra {

@@ -12,32 +12,55 @@ import io.github.loombulkhead.limit.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.core.ResolvableType;
+import org.springframework.core.io.InputStreamResource;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.service.annotation.HttpExchange;
 
 /**
- * A call of an HTTP interface method that returns the response body as an {@link InputStream} (alone or in a
- * {@link ResponseEntity}): the exchange goes on while the caller reads, so the permit is held until the stream
- * is closed, exactly once. An adaptive bulkhead samples the exchange as {@code @Bulkhead} methods are sampled, with the
- * time until the method returned. Loaded only when Spring Web is present.
+ * A call of an HTTP interface method that returns the response body as an {@link InputStream} or an
+ * {@link InputStreamResource} (alone or in a {@link ResponseEntity}): the exchange goes on while the caller reads, so
+ * the permit is held until the stream is closed, exactly once. That includes a default method of the interface that
+ * returns the body of one of its exchanges (the exchange itself runs under this permit). An adaptive bulkhead samples
+ * the exchange as {@code @Bulkhead} methods are sampled, with the time until the method returned. Loaded only when
+ * Spring Web is present.
  */
 final class BodyStreamCall {
 
     private BodyStreamCall() {
     }
 
-    /** Whether {@code method} is an HTTP exchange returning {@code InputStream} or a response entity of one. */
+    /**
+     * Whether {@code method} is an HTTP exchange, or a method of an HTTP interface, returning {@code InputStream} or
+     * {@code InputStreamResource}, or a response entity of one.
+     */
     static boolean returnsBodyStream(Method method, Class<?> targetClass) {
-        if (!MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(HttpExchange.class)) {
+        if (!MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(HttpExchange.class)
+                && !isHttpInterface(method.getDeclaringClass())) {
             return false;
         }
         ResolvableType type = ResolvableType.forMethodReturnType(method, targetClass);
         if (type.toClass() == ResponseEntity.class) {
             type = type.getGeneric(0);
         }
-        return type.toClass() == InputStream.class;
+        return type.toClass() == InputStream.class || type.toClass() == InputStreamResource.class;
+    }
+
+    /** An interface with {@code @HttpExchange} on it or on one of its methods. */
+    private static boolean isHttpInterface(Class<?> type) {
+        if (!type.isInterface()) {
+            return false;
+        }
+        if (MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).isPresent(HttpExchange.class)) {
+            return true;
+        }
+        for (Method method : type.getMethods()) {
+            if (MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(HttpExchange.class)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Object invoke(Bulkhead bulkhead, MethodInvocation invocation) throws Throwable {
@@ -69,9 +92,39 @@ final class BodyStreamCall {
         if (result instanceof ResponseEntity<?> entity && entity.getBody() instanceof InputStream body) {
             return new ResponseEntity<>(new ReleasingStream(body, permit), entity.getHeaders(), entity.getStatusCode());
         }
+        if (result instanceof InputStreamResource resource) {
+            return releasing(resource, permit);
+        }
+        if (result instanceof ResponseEntity<?> entity && entity.getBody() instanceof InputStreamResource resource) {
+            return new ResponseEntity<>(releasing(resource, permit), entity.getHeaders(), entity.getStatusCode());
+        }
         // No body to read.
         permit.release();
         return result;
+    }
+
+    /** {@code resource} with its stream releasing the permit when closed; its name and length as the resource says. */
+    private static InputStreamResource releasing(InputStreamResource resource, Permit permit) throws IOException {
+        InputStream body;
+        try {
+            body = resource.getInputStream();
+        }
+        catch (IOException | RuntimeException ex) {
+            permit.release();
+            throw ex;
+        }
+        return new InputStreamResource(new ReleasingStream(body, permit), resource.getDescription()) {
+
+            @Override
+            public String getFilename() {
+                return resource.getFilename();
+            }
+
+            @Override
+            public long contentLength() throws IOException {
+                return resource.contentLength();
+            }
+        };
     }
 
     /**

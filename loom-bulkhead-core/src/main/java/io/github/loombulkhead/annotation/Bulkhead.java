@@ -28,15 +28,18 @@ import org.springframework.core.annotation.AliasFor;
  * <li>Synchronous methods: the caller parks (never pins) until a permit is free, at most the
  * bulkhead's {@code maxWaitDuration}, then gets a
  * {@link io.github.loombulkhead.BulkheadRejectedException}; the permit is released when the method
- * returns or throws. An HTTP interface method returning {@code InputStream} or
- * {@code ResponseEntity<InputStream>} holds it until the caller closes that stream, as the exchange
+ * returns or throws. A method of an HTTP interface returning {@code InputStream} or
+ * {@code InputStreamResource}, or a {@code ResponseEntity} of one (an exchange, or a default method
+ * that returns an exchange's body), holds it until the caller closes that stream, as the exchange
  * goes on while the body is read.</li>
  * <li>Methods returning {@link java.util.concurrent.CompletionStage} or
  * {@link java.util.concurrent.CompletableFuture}: the caller gets a stage at once and never waits;
- * the method always runs on a new virtual thread, once a permit is granted, and holds the permit until
- * its own stage completes.</li>
- * <li>Other {@link java.util.concurrent.Future} types, reactive types and Kotlin suspend functions are
- * refused when the proxy is created, because their completion cannot be observed without blocking.</li>
+ * the method runs on a new virtual thread, once a permit is granted, and holds the permit until
+ * its own stage completes. Called by code that holds a permit of the same bulkhead already, it runs at
+ * once on the caller's thread under that permit (one permit per call chain).</li>
+ * <li>Other {@link java.util.concurrent.Future} types, reactive types, Kotlin {@code Deferred} and
+ * {@code Job}, and Kotlin suspend functions are refused when the proxy is created, because their
+ * completion cannot be observed without blocking.</li>
  * </ul>
  * The name must not be blank; a name with no configuration of its own gets the registry's defaults.
  */

@@ -30,8 +30,10 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.InputStreamResource;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.converter.ResourceHttpMessageConverter;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.client.HttpClientErrorException;
@@ -68,7 +70,9 @@ class HttpInterfaceBulkheadTest {
         context = new AnnotationConfigApplicationContext();
         context.registerBean(RestClientHttpServiceGroupConfigurer.class, () -> (groups) -> groups
             .forEachClient((group, builder) -> builder.baseUrl(server.baseUrl())
-                .requestFactory(new JdkClientHttpRequestFactory(jdkClient))));
+                .requestFactory(new JdkClientHttpRequestFactory(jdkClient))
+                // Reads an InputStreamResource as a stream of the open response, not into memory.
+                .messageConverters((converters) -> converters.add(0, new ResourceHttpMessageConverter(true)))));
         context.register(Config.class);
         context.refresh();
         registry = context.getBean(BulkheadRegistry.class);
@@ -195,6 +199,49 @@ class HttpInterfaceBulkheadTest {
     }
 
     @Test
+    void aDefaultMethodThatReturnsAnExchangesBodyHoldsThePermitUntilTheStreamIsClosed(LoopbackServer server)
+            throws Exception {
+        DefaultMethodClient client = context.getBean(DefaultMethodClient.class);
+        io.github.loombulkhead.Bulkhead streams = registry.bulkhead("default-streams");
+
+        InputStream body = client.latest();
+        try {
+            assertThat(streams.getActiveCount()).as("held while the body is open").isEqualTo(1);
+            assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(client::latest);
+            server.release();
+            assertThat(new String(body.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\nlast\n");
+            assertThat(streams.getActiveCount()).as("held until closed").isEqualTo(1);
+        }
+        finally {
+            server.release();
+            body.close();
+        }
+        assertAllFree(streams, 1);
+        assertThat(server.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void anInputStreamResourceBodyHoldsThePermitUntilItsStreamIsClosed(LoopbackServer server) throws Exception {
+        // Read as a stream by a streaming ResourceHttpMessageConverter, which RestClient leaves open as an InputStream.
+        MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
+        io.github.loombulkhead.Bulkhead streams = registry.bulkhead("resource-streams");
+
+        InputStreamResource resource = client.streamResource();
+        InputStream body = resource.getInputStream();
+        try {
+            assertThat(streams.getActiveCount()).as("held while the body is open").isEqualTo(1);
+            assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(client::streamResource);
+            server.release();
+            assertThat(new String(body.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\nlast\n");
+        }
+        finally {
+            server.release();
+            body.close();
+        }
+        assertAllFree(streams, 1);
+    }
+
+    @Test
     void anAdaptiveBulkheadSamplesBodyStreamExchangesByTheirAnswer() throws Exception {
         MethodAnnotatedClient client = context.getBean(MethodAnnotatedClient.class);
         io.github.loombulkhead.Bulkhead streams = registry.bulkhead("adaptive-streams");
@@ -290,11 +337,17 @@ class HttpInterfaceBulkheadTest {
         @Bulkhead("adaptive-streams")
         @GetExchange("/status/{status}")
         InputStream streamStatus(@PathVariable("status") int status);
+
+        @Bulkhead("resource-streams")
+        @GetExchange("/stream")
+        InputStreamResource streamResource();
     }
+
 
     @Configuration(proxyBeanMethods = false)
     @ImportHttpServices(group = "callee",
-            types = { CalleeClient.class, UnboundedClient.class, MethodAnnotatedClient.class, InheritingClient.class })
+            types = { CalleeClient.class, UnboundedClient.class, MethodAnnotatedClient.class, InheritingClient.class,
+                    DefaultMethodClient.class })
     static class Config {
 
         @Bean
@@ -306,6 +359,8 @@ class HttpInterfaceBulkheadTest {
                 .config("method-only", BulkheadConfig.custom().maxConcurrentCalls(4).build())
                 .config("no-wait", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
                 .config("streams", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
+                .config("default-streams", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
+                .config("resource-streams", BulkheadConfig.custom().maxConcurrentCalls(1).queueCapacity(0).build())
                 .config("adaptive-streams", BulkheadConfig.custom()
                     .maxConcurrentCalls(50)
                     .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).build())

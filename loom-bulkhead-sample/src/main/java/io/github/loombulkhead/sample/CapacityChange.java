@@ -1,6 +1,5 @@
 package io.github.loombulkhead.sample;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -69,18 +68,19 @@ public record CapacityChange(int capacity, long atMs) {
         if (capacity < 1) {
             throw new SampleArgumentException(property + ": the capacity in '" + entry + "' must be at least 1");
         }
-        Duration time;
+        long millis;
         try {
-            time = DurationStyle.detectAndParse(timeText);
+            millis = DurationStyle.detectAndParse(timeText).toMillis();
         }
-        catch (IllegalArgumentException ex) {
+        catch (IllegalArgumentException | ArithmeticException ex) {
+            // Not a duration, or one too long to count in milliseconds.
             throw new SampleArgumentException(property + ": the time in '" + entry + "' must be a duration since the "
                     + "mode started such as 2s or 1500ms, e.g. " + EXAMPLE);
         }
-        if (time.toMillis() <= 0) {
+        if (millis <= 0) {
             throw new SampleArgumentException(property + ": the time in '" + entry + "' must be at least 1ms after "
                     + "the mode started (its capacity at the start is loom.sample.callee.capacity)");
         }
-        return new CapacityChange(capacity, time.toMillis());
+        return new CapacityChange(capacity, millis);
     }
 }

@@ -40,6 +40,8 @@ class CapacityScheduleTest {
         assertRejected("60@soon", "the time in '60@soon' must be a duration since the mode started such as 2s or 1500ms");
         assertRejected("60@0s", "the time in '60@0s' must be at least 1ms after the mode started");
         assertRejected("60@-1s", "the time in '60@-1s' must be at least 1ms");
+        assertRejected("60@9999999999999d", "the time in '60@9999999999999d' must be a duration since the mode "
+                + "started such as 2s or 1500ms");
         assertRejected("60@6s,200@2s", "must list its changes in increasing time, but '200@2s' comes after 6000ms");
         assertRejected("60@2s,200@2s", "but '200@2s' comes after 2000ms");
     }

@@ -211,12 +211,15 @@ public final class ModeRunner {
         recorder.start();
         CompletableFuture<?>[] futures = submit(strategy, recorder, this.calls.call(mode, false));
         boolean finished = await(futures, settings.deadline().minusNanos(System.nanoTime() - start));
-        long durationNanos = System.nanoTime() - start;
+        long end = System.nanoTime();
+        long durationNanos = end - start;
+        // At the mode's end, before its measurements are read: no latency beyond the duration, and the last point of
+        // the time series counts them.
+        int abandoned = finished ? 0 : recorder.abandonUnfinished(end);
         // Read before the executor closes: the pool's threads still exist, as in the reference's jcmd diff.
         ThreadMemory threads = this.nativeMemory.threadDiff();
         TimelineSampler.Result series = sampling.stop(threads);
         if (!finished) {
-            int abandoned = recorder.abandonUnfinished();
             logger.warn("Mode " + mode + ": " + abandoned + " requests had not ended after " + settings.deadline()
                     + "; counted as failed (other)");
         }

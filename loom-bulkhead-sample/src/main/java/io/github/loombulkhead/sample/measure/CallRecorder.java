@@ -118,11 +118,19 @@ public final class CallRecorder {
         end(index, 2 + FailureCause.of(failure).ordinal());
     }
 
-    /** Counts every request without an outcome as failed ({@link FailureCause#OTHER}); returns how many. */
+    /** Counts every request without an outcome as failed ({@link FailureCause#OTHER}) now; returns how many. */
     public int abandonUnfinished() {
+        return abandonUnfinished(System.nanoTime());
+    }
+
+    /**
+     * Counts every request without an outcome as failed ({@link FailureCause#OTHER}) at {@code endNanos} (a
+     * {@link System#nanoTime()} value: the mode's end, so that no latency exceeds its duration); returns how many.
+     */
+    public int abandonUnfinished(long endNanos) {
         int abandoned = 0;
         for (int i = 0; i < this.requests; i++) {
-            if (this.outcome.get(i) == PENDING && end(i, 2 + FailureCause.OTHER.ordinal())) {
+            if (this.outcome.get(i) == PENDING && end(i, 2 + FailureCause.OTHER.ordinal(), endNanos)) {
                 abandoned++;
             }
         }
@@ -130,7 +138,11 @@ public final class CallRecorder {
     }
 
     private boolean end(int index, int result) {
-        long latency = System.nanoTime() - this.startNanos;
+        return end(index, result, System.nanoTime());
+    }
+
+    private boolean end(int index, int result, long endNanos) {
+        long latency = endNanos - this.startNanos;
         if (!this.outcome.compareAndSet(index, PENDING, result)) {
             return false;
         }

@@ -169,6 +169,38 @@ class ModeRunnerTest {
     }
 
     @Test
+    void requestsCutOffAtTheDeadlineEndAtTheModesEndNotWhenItsMeasurementsAreRead() {
+        when(this.api.status()).thenReturn(IDLE);
+        when(this.api.capacity(any())).thenReturn(IDLE);
+        when(this.api.slow()).thenAnswer((invocation) -> {
+            // A callee that answers long after the mode's deadline.
+            Thread.sleep(1_500);
+            return "ok";
+        });
+        // Reading native memory at the mode's end takes time (jcmd's summary.diff in the comparison).
+        NativeMemoryTracking slowToRead = mock(NativeMemoryTracking.class);
+        when(slowToRead.threadDiff()).thenAnswer((invocation) -> {
+            Thread.sleep(200);
+            return null;
+        });
+        CalleeCalls calls = new CalleeCalls(this.api, mock(BulkheadedSlowApi.class), mock(AdaptiveSlowApi.class),
+                mock(ClusterSlowApi.class), PoolingHttpClientConnectionManagerBuilder.create().build());
+        try (TimelineSampler sampler = new TimelineSampler(this.jvm, slowToRead, new HttpExchangeCounter(),
+                INTERVAL)) {
+            ModeRunner runner = new ModeRunner(new Modes(null, 1_000), calls, this.jvm, slowToRead, sampler, null);
+            ModeRunner.RunSettings cutShort = new ModeRunner.RunSettings(10, 5, Duration.ofMillis(500), false,
+                    new CapacitySchedule(200, List.of()), Duration.ofMillis(300), true);
+            RunReport run = runner.run(Mode.VIRTUAL_UNBOUNDED, cutShort, (point) -> {
+            });
+            assertThat(run.failures().other()).as("abandoned at the deadline").isEqualTo(10);
+            assertThat(run.p99Ms()).as("p99 against the duration, %d ms", run.durationMs())
+                .isLessThanOrEqualTo(run.durationMs());
+            assertThat(run.timeline().get(run.timeline().size() - 1).completed()).as("ended, in the last point")
+                .isEqualTo(10);
+        }
+    }
+
+    @Test
     void clusterModeOfReplicasForWhichTheComparisonStartsRedisNeedsOnlyTheStarterHere() {
         try (TimelineSampler sampler = new TimelineSampler(this.jvm, this.nativeMemory, new HttpExchangeCounter(),
                 INTERVAL)) {

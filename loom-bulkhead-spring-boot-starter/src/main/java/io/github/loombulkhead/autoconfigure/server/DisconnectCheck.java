@@ -82,6 +82,11 @@ final class DisconnectCheck implements AutoCloseable {
             logger.debug("Stopped checking the connection of a waiting request", ex);
             return false;
         }
+        catch (Error ex) {
+            // A bug where the request is withdrawn must not end the checks of every other waiting request.
+            logger.warn("Stopped checking the connection of a waiting request; the checks of the others go on", ex);
+            return false;
+        }
     }
 
     @Override

@@ -215,6 +215,37 @@ class RequestPermitTest {
     }
 
     @Test
+    void aWithdrawalThatThrowsAnErrorDoesNotEndTheChecksOfTheOtherRequests() throws Exception {
+        assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
+        AtomicInteger failed = new AtomicInteger();
+        RequestPermit failing = RequestPermit.waiting(this.bulkhead, new RecordingAsyncContext(),
+                new RequestPermit.Ending() {
+
+                    @Override
+                    public void rejected(BulkheadRejectedException rejection) {
+                        throw new AssertionError("not rejected: " + rejection);
+                    }
+
+                    @Override
+                    public void withdrawn(Reason reason) {
+                        failed.incrementAndGet();
+                        throw new AssertionError("a bug where the request is withdrawn");
+                    }
+                }, new ClientConnection(new CheckedStream(1)));
+        assertThat(this.bulkhead.acquireOrEnqueue(failing)).isFalse();
+        try (DisconnectCheck check = new DisconnectCheck(Duration.ofMillis(20))) {
+            check.watch(failing);
+            await().atMost(Duration.ofSeconds(10)).until(() -> failed.get() == 1);
+            RequestPermit gone = waiting(new RecordingAsyncContext(), new ClientConnection(new CheckedStream(1)),
+                    Reason.CLIENT_DISCONNECTED);
+            check.watch(gone);
+            // The check goes on: the next client that went away is found too.
+            await().atMost(Duration.ofSeconds(10)).until(() -> this.withdrawn.get() == 1);
+            assertThat(check.size()).isZero();
+        }
+    }
+
+    @Test
     void permitGrantedDuringACheckIsDispatchedOnlyOnceTheCheckIsOver() throws Exception {
         assertThat(this.bulkhead.tryAcquirePermit()).isTrue();
         RecordingAsyncContext async = new RecordingAsyncContext();

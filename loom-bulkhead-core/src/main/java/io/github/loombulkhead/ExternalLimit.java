@@ -119,7 +119,8 @@ public final class ExternalLimit {
             try {
                 waiter.onReject(rejection);
             }
-            catch (RuntimeException ex) {
+            catch (Throwable ex) {
+                // Withdrawn already: every other waiter must still hear of its rejection (as when the queue times out).
                 System.getLogger(Bulkhead.class.getName()).log(System.Logger.Level.ERROR, "Bulkhead '"
                         + this.bulkhead.getName() + "': waiter " + waiter + " failed on rejection", ex);
             }

@@ -189,6 +189,36 @@ class ExternalLimitTest {
     }
 
     @Test
+    void aWaiterThatThrowsAnErrorOnItsRejectionDoesNotKeepTheOthersFromTheirs() throws Exception {
+        ExternalLimit external = ExternalLimit.attach(this.bulkhead, this.owner);
+        Waiter failing = new Waiter() {
+
+            @Override
+            protected boolean onPermit(long waitNanos) {
+                throw new AssertionError("never granted");
+            }
+
+            @Override
+            protected void onReject(BulkheadRejectedException rejection) {
+                throw new AssertionError("a bug where the waiter is told");
+            }
+        };
+        assertThat(this.bulkhead.acquireOrEnqueue(failing)).isFalse();
+        CompletableFuture<Void> parked = CompletableFuture.runAsync(this.bulkhead::acquirePermit,
+                (task) -> Thread.startVirtualThread(task));
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.bulkhead.getWaitingCount() == 2);
+
+        assertThat(external.rejectWaiting(RejectionReason.CLUSTER_UNAVAILABLE, "cluster down")).isEqualTo(2);
+
+        assertThat(parked).failsWithin(Duration.ofSeconds(5))
+            .withThrowableThat()
+            .havingCause()
+            .isInstanceOf(BulkheadRejectedException.class);
+        assertThat(this.bulkhead.getRejectedCount(RejectionReason.CLUSTER_UNAVAILABLE)).isEqualTo(2);
+        assertThat(this.bulkhead.getWaitingCount()).isZero();
+    }
+
+    @Test
     void anAdaptiveOrAlreadyLeasedLimitCannotBeLeased() {
         ExternalLimit.attach(this.bulkhead, this.owner);
         assertThatIllegalStateException().isThrownBy(() -> ExternalLimit.attach(this.bulkhead, this.owner))

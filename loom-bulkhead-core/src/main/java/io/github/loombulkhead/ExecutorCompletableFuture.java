@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 /**
  * The future of {@link BoundedVirtualExecutor#supplyAsync}: it runs as the task, completes after its
  * permit is given back (the dependent stages it runs then do not count as holding it, see {@link CallChain}),
- * and cancelling it while it waits takes it out of the queue.
+ * and cancelling it while it waits takes it out of the queue; so does completing it from outside ({@code orTimeout},
+ * {@code completeOnTimeout}, {@code complete}, {@code completeExceptionally}): its task will never run.
  */
 final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements Runnable, OwnTask {
 
@@ -51,14 +52,14 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
         catch (Throwable ex) {
             recordCompletion(ex);
             try (CallChain.Scope released = CallChain.released(this.executor.getBulkhead())) {
-                completeExceptionally(ex);
+                super.completeExceptionally(ex);
             }
             return;
         }
         recordCompletion(null);
         // The stages that depend on this future run here, after the permit went back: not under it.
         try (CallChain.Scope released = CallChain.released(this.executor.getBulkhead())) {
-            complete(value);
+            super.complete(value);
         }
     }
 
@@ -72,11 +73,38 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
-        QueuedTask waiting = this.queued;
-        if (cancelled && waiting != null && this.executor.getBulkhead().withdraw(waiting)) {
-            this.executor.taskEnded();
+        if (cancelled) {
+            leaveQueue();
         }
         return cancelled;
+    }
+
+    /** Completed by its caller, not by its task (which completes through {@code super}). */
+    @Override
+    public boolean complete(T value) {
+        boolean completed = super.complete(value);
+        if (completed) {
+            leaveQueue();
+        }
+        return completed;
+    }
+
+    /** Completed by its caller ({@code orTimeout} included), not by its task (which completes through {@code super}). */
+    @Override
+    public boolean completeExceptionally(Throwable failure) {
+        boolean completed = super.completeExceptionally(failure);
+        if (completed) {
+            leaveQueue();
+        }
+        return completed;
+    }
+
+    /** A task still waiting when its future was completed from outside will never run: its queue slot is free. */
+    private void leaveQueue() {
+        QueuedTask waiting = this.queued;
+        if (waiting != null && this.executor.getBulkhead().withdraw(waiting)) {
+            this.executor.taskEnded();
+        }
     }
 
     @Override
@@ -102,11 +130,12 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
 
     @Override
     public void reject(RuntimeException rejection) {
-        completeExceptionally(rejection);
+        // Out of the queue already.
+        super.completeExceptionally(rejection);
     }
 
     @Override
     public void failToStart(Throwable failure) {
-        completeExceptionally(failure);
+        super.completeExceptionally(failure);
     }
 }

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@link BoundedVirtualExecutor#invokeAny}: submits every task at once; each one the executor refuses,
  * at once or after waiting, counts as a failed task, so the call ends with {@link ExecutionException}
- * when all of them failed. The tasks still running when it returns are cancelled.
+ * when all of them failed. As {@code ExecutorService} says, it throws {@link RejectedExecutionException}
+ * when the tasks cannot be scheduled: the executor is shut down, or refused every one at once. The tasks
+ * still running when it returns are cancelled.
  */
 final class InvokeAny {
 
@@ -33,6 +35,8 @@ final class InvokeAny {
         BlockingQueue<Future<T>> done = new LinkedBlockingQueue<>();
         List<ExecutorFutureTask<T>> futures = new ArrayList<>(tasks.size());
         try {
+            RejectedExecutionException firstRefusal = null;
+            int refused = 0;
             for (Callable<T> task : tasks) {
                 ExecutorFutureTask<T> future = new ExecutorFutureTask.Collected<>(executor,
                         Objects.requireNonNull(task, "task must not be null"), done);
@@ -41,8 +45,17 @@ final class InvokeAny {
                     executor.execute(future);
                 }
                 catch (RejectedExecutionException ex) {
+                    if (executor.isShutdown()) {
+                        // None of them can ever run; those submitted already are cancelled below.
+                        throw ex;
+                    }
+                    firstRefusal = (firstRefusal != null) ? firstRefusal : ex;
+                    refused++;
                     future.reject(ex);
                 }
+            }
+            if (refused == futures.size()) {
+                throw firstRefusal;
             }
             ExecutionException last = null;
             for (int pending = futures.size(); pending > 0; pending--) {

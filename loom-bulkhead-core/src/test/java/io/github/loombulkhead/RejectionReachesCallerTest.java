@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import static io.github.loombulkhead.Awaits.eventually;
 import static io.github.loombulkhead.BoundedVirtualExecutorStressTest.awaitUninterruptibly;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
@@ -124,6 +126,40 @@ class RejectionReachesCallerTest {
                 () -> this.executor.invokeAny(tasks, 30, TimeUnit.SECONDS));
 
         assertThat(failure.getCause()).isInstanceOf(BulkheadRejectedException.class);
+    }
+
+    @Test
+    void invokeAnyAfterShutdownIsRejectedAsExecutorServiceSays() {
+        this.executor.shutdown();
+        List<Callable<String>> tasks = List.of(() -> "a", () -> "b");
+
+        assertThatExceptionOfType(RejectedExecutionException.class).isThrownBy(() -> this.executor.invokeAny(tasks))
+            .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                    (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.SHUT_DOWN));
+        assertThatExceptionOfType(RejectedExecutionException.class)
+            .isThrownBy(() -> this.executor.invokeAny(tasks, 30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void invokeAnyWhoseEveryTaskIsRefusedAtOnceIsRejected() {
+        BoundedVirtualExecutor full = BoundedVirtualExecutor.builder("reach-full")
+            .maxConcurrentCalls(1)
+            .queueCapacity(0)
+            .build();
+        CountDownLatch held = new CountDownLatch(1);
+        try {
+            full.execute(() -> awaitUninterruptibly(held));
+            eventually().until(() -> full.getBulkhead().getActiveCount() == 1);
+
+            assertThatExceptionOfType(RejectedExecutionException.class)
+                .isThrownBy(() -> full.invokeAny(List.of(() -> "a", () -> "b")))
+                .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                        (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
+        }
+        finally {
+            held.countDown();
+            full.close();
+        }
     }
 
     @Test

@@ -12,9 +12,9 @@ import io.github.loombulkhead.limit.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.core.ResolvableType;
-import org.springframework.core.io.InputStreamResource;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.io.InputStreamResource;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.service.annotation.HttpExchange;
 

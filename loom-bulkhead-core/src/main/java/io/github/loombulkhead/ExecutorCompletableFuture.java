@@ -72,39 +72,31 @@ final class ExecutorCompletableFuture<T> extends CompletableFuture<T> implements
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        boolean cancelled = super.cancel(mayInterruptIfRunning);
-        if (cancelled) {
-            leaveQueue();
-        }
-        return cancelled;
+        return leaveQueueIf(super.cancel(mayInterruptIfRunning));
     }
 
     /** Completed by its caller, not by its task (which completes through {@code super}). */
     @Override
     public boolean complete(T value) {
-        boolean completed = super.complete(value);
-        if (completed) {
-            leaveQueue();
-        }
-        return completed;
+        return leaveQueueIf(super.complete(value));
     }
 
     /** Completed by its caller ({@code orTimeout} included), not by its task (which completes through {@code super}). */
     @Override
     public boolean completeExceptionally(Throwable failure) {
-        boolean completed = super.completeExceptionally(failure);
-        if (completed) {
-            leaveQueue();
-        }
-        return completed;
+        return leaveQueueIf(super.completeExceptionally(failure));
     }
 
-    /** A task still waiting when its future was completed from outside will never run: its queue slot is free. */
-    private void leaveQueue() {
+    /**
+     * {@code completedNow}: cancelled or completed from outside just now. A task still waiting then will never run:
+     * its queue slot is free.
+     */
+    private boolean leaveQueueIf(boolean completedNow) {
         QueuedTask waiting = this.queued;
-        if (waiting != null && this.executor.getBulkhead().withdraw(waiting)) {
+        if (completedNow && waiting != null && this.executor.getBulkhead().withdraw(waiting)) {
             this.executor.taskEnded();
         }
+        return completedNow;
     }
 
     @Override

@@ -42,7 +42,9 @@ public final class AdaptiveReport {
                     + "not done. In the last two the caller's own process pauses (the callee goes on working; the "
                     + "caller handles no answer, timeout or new call until the pause ends): loom's limits hear of the "
                     + "pause as the bulkhead's pause detector tells them, and a success the pause held up opens no "
-                    + "window; the others cannot tell.\n\n");
+                    + "window; the others cannot tell. Their bound leaves the pause out (the caller sends nothing "
+                    + "while it lasts): compare those rows with the limit told the capacity, which pays the pause "
+                    + "too.\n\n");
             out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out | never finished |\n");
             out.append("|---|---|---:|---:|---:|---:|---:|\n");
             previous = null;

@@ -13,9 +13,10 @@ import java.util.SplittableRandom;
  */
 final class EnvoyGradient implements SimulatedLimit {
 
-    static final long UPDATE_INTERVAL_MILLIS = 600;
+    /** Envoy has no default; the best of 350–800 ms in steps of 50, five seeds (docs/adaptive-limits.md). */
+    static final long UPDATE_INTERVAL_MILLIS = 500;
 
-    private static final long UPDATE_INTERVAL = UPDATE_INTERVAL_MILLIS * 1_000_000;
+    private final long updateInterval;
 
     private static final long MIN_RTT_INTERVAL = 60_000_000_000L;
 
@@ -52,6 +53,12 @@ final class EnvoyGradient implements SimulatedLimit {
     private int windowsAtMinimum;
 
     EnvoyGradient(int maxLimit, long seed) {
+        this(maxLimit, seed, UPDATE_INTERVAL_MILLIS);
+    }
+
+    /** With another update interval: Envoy has no default, so the tables use the best one measured. */
+    EnvoyGradient(int maxLimit, long seed, long updateIntervalMillis) {
+        this.updateInterval = updateIntervalMillis * 1_000_000;
         this.maxLimit = maxLimit;
         this.random = new SplittableRandom(seed);
     }
@@ -76,7 +83,7 @@ final class EnvoyGradient implements SimulatedLimit {
             this.limit = this.deferredLimit;
             long now = startNanos + rttNanos;
             this.nextMinRttMeasurement = now + (long) (MIN_RTT_INTERVAL * (1 + JITTER * this.random.nextDouble()));
-            this.nextWindowEnd = now + UPDATE_INTERVAL;
+            this.nextWindowEnd = now + this.updateInterval;
         }
     }
 
@@ -94,7 +101,7 @@ final class EnvoyGradient implements SimulatedLimit {
             return;
         }
         if (nowNanos >= this.nextWindowEnd) {
-            this.nextWindowEnd = nowNanos + UPDATE_INTERVAL;
+            this.nextWindowEnd = nowNanos + this.updateInterval;
             if (this.sampleCount > 0) {
                 long sampleRtt = median();
                 double gradient = Math.max(0.5, Math.min(2.0, (this.minRtt * (1 + BUFFER)) / sampleRtt));

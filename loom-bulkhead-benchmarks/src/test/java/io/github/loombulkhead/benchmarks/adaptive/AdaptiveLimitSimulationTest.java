@@ -44,6 +44,32 @@ class AdaptiveLimitSimulationTest {
     }
 
     @Test
+    void envoysUpdateIntervalIsTheBestOfItsNeighboursUnderSteadyLoad() {
+        // Envoy has no default interval: the comparison is fair only with the best one.
+        long used = EnvoyGradient.UPDATE_INTERVAL_MILLIS;
+        double atUsed = envoySteadyGoodput(used);
+        assertThat(atUsed).as("Envoy at %d ms against %d ms", used, used - 50)
+            .isGreaterThanOrEqualTo(envoySteadyGoodput(used - 50));
+        assertThat(atUsed).as("Envoy at %d ms against %d ms", used, used + 50)
+            .isGreaterThanOrEqualTo(envoySteadyGoodput(used + 50));
+    }
+
+    /** Envoy's mean goodput at 1×, 2× and 4× load over seeds 1–5 with an update interval of {@code millis}. */
+    private static double envoySteadyGoodput(long millis) {
+        CalleeModel callee = CalleeModel.standard();
+        List<Scenario> steady = AdaptiveLimitSimulation.scenarios(1).subList(1, 4);
+        double sum = 0;
+        for (long seed = 1; seed <= 5; seed++) {
+            for (Scenario scenario : steady) {
+                Trace trace = LimitSimulation.run(scenario, callee, new EnvoyGradient(callee.ceiling(), seed, millis),
+                        seed);
+                sum += Metrics.of(scenario, callee, Contender.ENVOY_GRADIENT, trace).goodput();
+            }
+        }
+        return sum / (5 * steady.size());
+    }
+
+    @Test
     void everyAlgorithmProducedAResult() {
         assertThat(twice).hasSize(Contender.values().length);
         assertThat(twice.values()).allSatisfy((result) -> {

@@ -44,6 +44,9 @@ class ComparisonTest {
 
     static final int LIMIT = 90;
 
+    /** JVM threads alive when a mode starts that may end before its peak (compiler threads, added and removed). */
+    private static final int JVM_THREADS_THAT_MAY_END = 4;
+
     static final int CAPACITY = 100;
 
     @TempDir
@@ -157,8 +160,9 @@ class ComparisonTest {
         RunReport pool = runs.get("thread-pool");
         RunReport semaphore = runs.get("virtual-semaphore");
         RunReport bulkhead = runs.get("loom-bulkhead");
+        // A count of the whole JVM: threads of its own (compiler threads come and go) may end during the mode.
         assertThat(pool.peakPlatformThreads() - pool.baselinePlatformThreads()).as("thread-pool: new platform threads")
-            .isGreaterThanOrEqualTo(LIMIT);
+            .isGreaterThanOrEqualTo(LIMIT - JVM_THREADS_THAT_MAY_END);
         assertThat(bulkhead.peakPlatformThreads()).as("loom-bulkhead peak platform threads")
             .isLessThan(pool.peakPlatformThreads());
         assertThat(bulkhead.peakPlatformThreads() - bulkhead.baselinePlatformThreads())

@@ -62,6 +62,14 @@ class ClusterBulkheadTest {
         return replica;
     }
 
+    /** A bulkhead of the replicas' name, for a cluster built with a listener of the test's own. */
+    private static Bulkhead callee(int limit) {
+        return BulkheadRegistry.ofDefaults().bulkhead("callee", BulkheadConfig.custom()
+            .maxConcurrentCalls(limit)
+            .maxWaitDuration(Duration.ofSeconds(30))
+            .build());
+    }
+
     @Test
     void limitHoldsAcrossReplicasAndEveryCallRuns() throws Exception {
         Replica a = replica(5, ClusterConfig.ofDefaults());
@@ -258,10 +266,7 @@ class ClusterBulkheadTest {
         ClusterConfig config = ClusterConfig.custom().leaseDuration(Duration.ofMillis(600)).build();
         LettuceConnectionFactory factory = this.redis.connectionFactory();
         try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, this.prefix, failing)) {
-            Bulkhead a = BulkheadRegistry.ofDefaults().bulkhead("callee", BulkheadConfig.custom()
-                .maxConcurrentCalls(2)
-                .maxWaitDuration(Duration.ofSeconds(30))
-                .build());
+            Bulkhead a = callee(2);
             ClusterBulkhead clusterA = cluster.attach(a, config);
             Replica b = replica(2, config);
             a.acquirePermit();
@@ -301,10 +306,7 @@ class ClusterBulkheadTest {
         };
         LettuceConnectionFactory factory = this.redis.connectionFactory();
         try (ClusterBulkheads cluster = ClusterBulkheads.create(factory, this.prefix, failing)) {
-            Bulkhead a = BulkheadRegistry.ofDefaults().bulkhead("callee", BulkheadConfig.custom()
-                .maxConcurrentCalls(2)
-                .maxWaitDuration(Duration.ofSeconds(30))
-                .build());
+            Bulkhead a = callee(2);
             ClusterBulkhead clusterA = cluster.attach(a, ClusterConfig.ofDefaults());
             await().atMost(Duration.ofSeconds(5)).until(() -> clusterA.getRenewalCount() > 0);
             assertThat(clusterA.getHeldPermits()).isZero();

@@ -326,8 +326,10 @@ class AdaptiveBulkheadTest {
                 .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(SocketTimeoutException.class);
             assertThat(completion.submit(() -> "fine").get(30, TimeUnit.SECONDS)).isEqualTo("fine");
-            await().atMost(Duration.ofSeconds(30)).until(() -> bulkhead.getCompletedCount() == 2);
-            assertThat(this.samples.outcomes).containsExactly(Outcome.DROPPED, Outcome.SUCCESS);
+            // A call is counted completed before its sample reaches the listeners, and the second task may start on
+            // the permit the first gives back before the first's sample is out.
+            await().atMost(Duration.ofSeconds(30)).until(() -> this.samples.outcomes.size() == 2);
+            assertThat(this.samples.outcomes).containsExactlyInAnyOrder(Outcome.DROPPED, Outcome.SUCCESS);
             this.samples.outcomes.clear();
 
             // Cancelled while they waited: an ExecutorCompletionService's task runs as nothing inside its wrapper,
@@ -570,6 +572,12 @@ class AdaptiveBulkheadTest {
         @Override
         public void onSample(Bulkhead bulkhead, long rttNanos, Outcome outcome) {
             this.outcomes.add(outcome);
+        }
+
+        /** A success that a pause of this process held up (a loaded machine running the build) is a success. */
+        @Override
+        public void onPausedSample(Bulkhead bulkhead, long rttNanos, long pausedNanos) {
+            this.outcomes.add(Outcome.SUCCESS);
         }
     }
 }

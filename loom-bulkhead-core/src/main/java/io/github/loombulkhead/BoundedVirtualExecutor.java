@@ -1,5 +1,6 @@
 package io.github.loombulkhead;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -60,6 +61,8 @@ import io.github.loombulkhead.limit.DropClassifier;
  * the task's permit instead of waiting for a second one.
  */
 public final class BoundedVirtualExecutor extends AbstractExecutorService implements AutoCloseable {
+
+    private static final System.Logger logger = System.getLogger(BoundedVirtualExecutor.class.getName());
 
     private final Bulkhead bulkhead;
 
@@ -234,9 +237,13 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
     @Override
     public List<Runnable> shutdownNow() {
         this.lifecycle.stop();
+        List<Waiter> withdrawn = this.bulkhead.permits()
+            .withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this);
+        // Interrupted first: a future's rejection runs its caller's dependent stages here, and one that waits for a
+        // running task (a fallback joining it) would otherwise wait for an interrupt that never comes.
+        this.lifecycle.interruptRunning();
         List<Runnable> neverStarted = new ArrayList<>();
-        for (Waiter waiter : this.bulkhead.permits()
-            .withdrawAll((w) -> w instanceof QueuedTask t && t.owner() == this)) {
+        for (Waiter waiter : withdrawn) {
             QueuedTask queued = (QueuedTask) waiter;
             neverStarted.add(queued.submitted());
             OwnTask own = ownTask(queued.submitted());
@@ -246,8 +253,44 @@ public final class BoundedVirtualExecutor extends AbstractExecutorService implem
             }
             taskEnded();
         }
-        this.lifecycle.interruptRunning();
         return neverStarted;
+    }
+
+    /**
+     * Shuts down and waits until every task ended, as {@link java.util.concurrent.ExecutorService#close()} does:
+     * interrupted, it stops them as {@link #shutdownNow()} does, waits on and keeps the interrupt. The queued tasks
+     * {@code shutdownNow()} returns are dropped there, so each one whose future this executor did not create (a plain
+     * {@code execute}, such as {@code CompletableFuture.runAsync(task, executor)}) is logged at {@code WARNING}: nobody
+     * else can be told that it never ran. The futures this executor created complete with a {@code shut-down}
+     * rejection.
+     */
+    @Override
+    public void close() {
+        if (isTerminated()) {
+            return;
+        }
+        shutdown();
+        boolean interrupted = false;
+        boolean terminated = false;
+        while (!terminated) {
+            try {
+                terminated = awaitTermination(1, TimeUnit.DAYS);
+            }
+            catch (InterruptedException ex) {
+                if (!interrupted) {
+                    interrupted = true;
+                    for (Runnable task : shutdownNow()) {
+                        if (ownTask(task) == null) {
+                            logger.log(Level.WARNING, "Executor of bulkhead '" + this.bulkhead.getName()
+                                    + "' was closed while interrupted: task " + task + " never ran");
+                        }
+                    }
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

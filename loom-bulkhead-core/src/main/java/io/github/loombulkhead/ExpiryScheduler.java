@@ -8,8 +8,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One daemon platform thread shared by all bulkheads to find waiters whose wait timed out. Each
  * bulkhead keeps at most one pending check, for its oldest waiter. The thread only changes queue
- * state: expired waiters and listeners are told on a new virtual thread per batch, so a slow
- * callback of one bulkhead never delays another's timeouts. Adaptive bulkheads also time the steps
+ * state: the rejections of a batch of expired waiters are counted (and listeners told) on a new
+ * virtual thread, and each waiter is told on one of its own, so a slow callback (a caller's
+ * fallback on a rejected future) never delays another waiter's timeout, of this bulkhead or another. Adaptive bulkheads also time the steps
  * of their {@link io.github.loombulkhead.limit.LimitRamp} here; each step runs on a virtual thread
  * of its own, as it may start waiting calls.
  */
@@ -18,7 +19,7 @@ final class ExpiryScheduler {
     private static final ScheduledThreadPoolExecutor SCHEDULER = create();
 
     private static final ThreadFactory CALLBACKS = Thread.ofVirtual()
-        .name("loom-bulkhead-expired")
+        .name("loom-bulkhead-rejected")
         .inheritInheritableThreadLocals(false)
         .factory();
 
@@ -42,7 +43,7 @@ final class ExpiryScheduler {
         return SCHEDULER.schedule(check, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
     }
 
-    /** Runs the callbacks of one batch of expired waiters off the timer thread. */
+    /** Runs rejection callbacks off the timer thread, and off the thread that rejected a waiter. */
     static void tell(Runnable callbacks) {
         CALLBACKS.newThread(callbacks).start();
     }

@@ -106,25 +106,16 @@ public final class ExternalLimit {
     }
 
     /**
-     * Rejects every waiting call or task with {@code reason}, in queue order; returns how many. Tasks that an
+     * Rejects every waiting call or task with {@code reason}, in queue order; returns how many. The rejections are
+     * counted before it returns; each waiter is told on a virtual thread of its own, so a future may complete just
+     * after (its caller's fallback runs there, not on the thread calling this). Tasks that an
      * executor cannot tell of a rejection ({@code execute} of a task whose future it did not create, such as
      * {@code CompletableFuture.runAsync(task, executor)}) are left waiting: they run once permits are leased again,
      * or {@code shutdownNow} hands them back.
      */
     public int rejectWaiting(RejectionReason reason, String detail) {
         List<Waiter> withdrawn = this.bulkhead.permits().withdrawAll(Waiter::canBeRejected);
-        for (Waiter waiter : withdrawn) {
-            long waited = System.nanoTime() - waiter.enqueuedAt;
-            BulkheadRejectedException rejection = this.bulkhead.countRejection(reason, waited, detail);
-            try {
-                waiter.onReject(rejection);
-            }
-            catch (Throwable ex) {
-                // Withdrawn already: every other waiter must still hear of its rejection (as when the queue times out).
-                System.getLogger(Bulkhead.class.getName()).log(System.Logger.Level.ERROR, "Bulkhead '"
-                        + this.bulkhead.getName() + "': waiter " + waiter + " failed on rejection", ex);
-            }
-        }
+        this.bulkhead.permits().reject(withdrawn, reason, (waited) -> detail);
         return withdrawn.size();
     }
 

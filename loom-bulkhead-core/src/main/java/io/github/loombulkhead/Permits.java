@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 
 /**
@@ -242,16 +243,30 @@ final class Permits {
 
     /** Tells waiters the queue timed out, off the timer thread. */
     private void rejectExpired(List<Waiter> expired, long maxWait) {
-        for (Waiter waiter : expired) {
+        reject(expired, RejectionReason.WAIT_TIMED_OUT,
+                (waited) -> "waited " + waited / 1_000_000 + " ms, max wait " + Duration.ofNanos(maxWait));
+    }
+
+    /**
+     * Counts the rejection of each of {@code rejected} (out of the queue already) in queue order, then tells each one
+     * on a virtual thread of its own. A rejection completes a future, and the caller's dependent stages (a fallback)
+     * run where it completes: one slow stage must hold up neither the other waiters' news nor the thread rejecting.
+     */
+    void reject(List<Waiter> rejected, RejectionReason reason, LongFunction<String> detail) {
+        for (Waiter waiter : rejected) {
             long waited = System.nanoTime() - waiter.enqueuedAt;
-            BulkheadRejectedException rejection = this.statistics.countRejection(this.owner, RejectionReason.WAIT_TIMED_OUT, waited, "waited "
-                    + waited / 1_000_000 + " ms, max wait " + Duration.ofNanos(maxWait));
-            try {
-                waiter.onReject(rejection);
-            }
-            catch (Throwable ex) {
-                logger.log(Level.ERROR, "Bulkhead '" + this.owner.getName() + "': waiter " + waiter + " failed on rejection", ex);
-            }
+            BulkheadRejectedException rejection = this.statistics.countRejection(this.owner, reason, waited,
+                    detail.apply(waited));
+            ExpiryScheduler.tell(() -> tellRejected(waiter, rejection));
+        }
+    }
+
+    private void tellRejected(Waiter waiter, BulkheadRejectedException rejection) {
+        try {
+            waiter.onReject(rejection);
+        }
+        catch (Throwable ex) {
+            logger.log(Level.ERROR, "Bulkhead '" + this.owner.getName() + "': waiter " + waiter + " failed on rejection", ex);
         }
     }
 }

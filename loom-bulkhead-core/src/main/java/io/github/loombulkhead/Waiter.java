@@ -6,9 +6,9 @@ import java.lang.invoke.VarHandle;
 /**
  * A queued request for a permit that owns no thread, for integrations that must not block (an executor's
  * task, an asynchronous call). A waiter is offered to one bulkhead, once, with
- * {@link Bulkhead#acquireOrEnqueue(Waiter)}. Exactly one callback runs, on the thread that released the
- * permit or on a virtual thread that tells expired waiters, so it must be quick: start a thread,
- * complete a future.
+ * {@link Bulkhead#acquireOrEnqueue(Waiter)}. Exactly one callback runs: {@link #onPermit} on the thread
+ * that released the permit (or changed the limit), so it must be quick: start a thread, complete a
+ * future; {@link #onReject} on a virtual thread of its own.
  */
 public abstract class Waiter {
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -210,20 +211,72 @@ class BoundedVirtualExecutorLifecycleTest {
         for (int i = 0; i < 3; i++) {
             executor.execute(queuedRan::incrementAndGet);
         }
+        Future<Integer> own = executor.submit(queuedRan::incrementAndGet);
         eventually().until(() -> executor.getBulkhead().getActiveCount() == 2);
-        Submitters.Started<Boolean> closer = closers.call(() -> {
-            executor.close();
-            return Thread.currentThread().isInterrupted();
-        });
-        eventually().until(() -> closer.thread().getState() == Thread.State.TIMED_WAITING
-                || closer.thread().getState() == Thread.State.WAITING);
-        assertThat(closer.result()).isNotDone();
-        closer.thread().interrupt();
-        assertThat(closer.result().get(30, TimeUnit.SECONDS)).as("interrupt flag after close").isTrue();
+        try (LogCapture log = new LogCapture(BoundedVirtualExecutor.class)) {
+            Submitters.Started<Boolean> closer = closers.call(() -> {
+                executor.close();
+                return Thread.currentThread().isInterrupted();
+            });
+            eventually().until(() -> closer.thread().getState() == Thread.State.TIMED_WAITING
+                    || closer.thread().getState() == Thread.State.WAITING);
+            assertThat(closer.result()).isNotDone();
+            closer.thread().interrupt();
+            assertThat(closer.result().get(30, TimeUnit.SECONDS)).as("interrupt flag after close").isTrue();
+            // Nobody gets the queued tasks back from close(): each one whose future the executor did not create
+            // is logged; the future it created is told.
+            assertThat(log.records()).hasSize(3).allSatisfy((record) -> {
+                assertThat(record.getLevel()).isEqualTo(Level.WARNING);
+                assertThat(record.getMessage()).startsWith("Executor of bulkhead 'closing-interrupted' was closed "
+                        + "while interrupted: task ").endsWith(" never ran");
+            });
+        }
+        assertThat(own).failsWithin(Duration.ofSeconds(5))
+            .withThrowableOfType(ExecutionException.class)
+            .havingCause()
+            .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                    (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.SHUT_DOWN));
         assertThat(executor.isTerminated()).isTrue();
         assertThat(interrupted).hasValue(2);
         assertThat(queuedRan).hasValue(0);
         assertThat(executor.getBulkhead().getWaitingCount()).isZero();
+    }
+
+    @Test
+    void shutdownNowInterruptsTheRunningTasksBeforeARejectedFuturesFallbackWaitsForThem() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CompletableFuture<Void> runningEnded = new CompletableFuture<>();
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("fallback-joins")
+            .maxConcurrentCalls(1)
+            .build();
+        executor.execute(() -> {
+            running.countDown();
+            try {
+                Thread.sleep(Duration.ofMinutes(1));
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            finally {
+                runningEnded.complete(null);
+            }
+        });
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        // The queued task's fallback runs where its future is rejected, and waits for the running task to end.
+        CompletableFuture<String> queued = executor.supplyAsync(() -> "ran").exceptionally((ex) -> {
+            runningEnded.join();
+            return "fallback";
+        });
+        CompletableFuture<List<Runnable>> stopping = CompletableFuture.supplyAsync(executor::shutdownNow,
+                (task) -> Thread.startVirtualThread(task));
+        try {
+            assertThat(stopping.get(30, TimeUnit.SECONDS)).hasSize(1);
+        }
+        finally {
+            runningEnded.complete(null);
+        }
+        assertThat(queued.get(30, TimeUnit.SECONDS)).isEqualTo("fallback");
+        assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -149,6 +151,47 @@ class BoundedVirtualExecutorRejectionTest {
         }
         assertThat(ran).as("rejected tasks never run").hasValue(0);
         assertThat(executor.getBulkhead().getPermittedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aFallbackThatBlocksOnOneTimedOutFutureDelaysNoOtherTimeout() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch fallbackEntered = new CountDownLatch(1);
+        CountDownLatch fallbackMayReturn = new CountDownLatch(1);
+        BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("slow-fallback")
+            .maxConcurrentCalls(1)
+            .maxWaitDuration(Duration.ofHours(1))
+            .build();
+        // Closing waits for the running task: the latches open before it, also when an assertion fails.
+        try (executor) {
+            try {
+                executor.execute(() -> awaitUninterruptibly(gate));
+                CompletableFuture<String> first = executor.supplyAsync(() -> "first").exceptionally((ex) -> {
+                    fallbackEntered.countDown();
+                    awaitUninterruptibly(fallbackMayReturn);
+                    return "fallback";
+                });
+                CompletableFuture<String> second = executor.supplyAsync(() -> "second");
+                assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(2);
+                // Both are past their max wait now: one expiry check finds both, as it finds a burst's tasks.
+                executor.getBulkhead().changeMaxWaitDuration(Duration.ofMillis(1));
+                assertThat(fallbackEntered.await(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(second).as("timed out while the first one's fallback still runs")
+                    .failsWithin(TOLERANCE)
+                    .withThrowableOfType(ExecutionException.class)
+                    .havingCause()
+                    .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                            (ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.WAIT_TIMED_OUT));
+                assertThat(first).isNotDone();
+                fallbackMayReturn.countDown();
+                assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("fallback");
+                assertThat(executor.getBulkhead().getRejectedCount(RejectionReason.WAIT_TIMED_OUT)).isEqualTo(2);
+            }
+            finally {
+                fallbackMayReturn.countDown();
+                gate.countDown();
+            }
+        }
     }
 
     @ParameterizedTest

@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+import static io.github.loombulkhead.BoundedVirtualExecutorStressTest.awaitUninterruptibly;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -162,7 +165,7 @@ class ExternalLimitTest {
             assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(2);
             // Only the task whose future the executor created can be told; the other one keeps waiting.
             assertThat(external.rejectWaiting(RejectionReason.CLUSTER_UNAVAILABLE, "down")).isEqualTo(1);
-            assertThat(own).isCompletedExceptionally();
+            assertThat(own).failsWithin(Duration.ofSeconds(5));
             assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(1);
             assertThat(foreign).isNotDone();
             external.grow(1);
@@ -216,6 +219,40 @@ class ExternalLimitTest {
             .isInstanceOf(BulkheadRejectedException.class);
         assertThat(this.bulkhead.getRejectedCount(RejectionReason.CLUSTER_UNAVAILABLE)).isEqualTo(2);
         assertThat(this.bulkhead.getWaitingCount()).isZero();
+    }
+
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void aFallbackThatBlocksOnItsRejectionHoldsUpNeitherTheOwnerNorTheOtherWaiters() throws Exception {
+        CountDownLatch fallbackEntered = new CountDownLatch(1);
+        CountDownLatch fallbackMayReturn = new CountDownLatch(1);
+        try (BoundedVirtualExecutor executor = BoundedVirtualExecutor.builder("leased-fallback")
+            .maxConcurrentCalls(10)
+            .maxWaitDuration(Duration.ofSeconds(30))
+            .build()) {
+            ExternalLimit external = ExternalLimit.attach(executor.getBulkhead(), this.owner);
+            CompletableFuture<String> first = executor.supplyAsync(() -> "first").exceptionally((ex) -> {
+                fallbackEntered.countDown();
+                awaitUninterruptibly(fallbackMayReturn);
+                return "fallback";
+            });
+            CompletableFuture<String> second = executor.supplyAsync(() -> "second");
+            try {
+                // On the thread that found Redis unreachable: it returns while the first fallback still blocks.
+                assertThat(external.rejectWaiting(RejectionReason.CLUSTER_UNAVAILABLE, "cluster down")).isEqualTo(2);
+                assertThat(executor.getBulkhead().getRejectedCount(RejectionReason.CLUSTER_UNAVAILABLE)).isEqualTo(2);
+                assertThat(fallbackEntered.await(5, TimeUnit.SECONDS)).isTrue();
+                assertThat(second).failsWithin(Duration.ofSeconds(5))
+                    .withThrowableThat()
+                    .havingCause()
+                    .isInstanceOf(BulkheadRejectedException.class);
+                assertThat(first).isNotDone();
+            }
+            finally {
+                fallbackMayReturn.countDown();
+            }
+            assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("fallback");
+        }
     }
 
     @Test

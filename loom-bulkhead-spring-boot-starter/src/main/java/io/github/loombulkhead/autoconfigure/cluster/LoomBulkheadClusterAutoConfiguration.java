@@ -9,6 +9,7 @@ import io.github.loombulkhead.autoconfigure.InvalidBulkheadPropertyException;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.InstanceCluster;
+import io.github.loombulkhead.autoconfigure.endpoint.LeasedLimitFallback;
 import io.github.loombulkhead.redis.ClusterBulkhead;
 import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.redis.ClusterConfig;
@@ -162,6 +163,15 @@ public final class LoomBulkheadClusterAutoConfiguration {
             @ConditionalOnAvailableEndpoint
             BulkheadClusterEndpoint bulkheadClusterEndpoint(ClusterBulkheads cluster) {
                 return new BulkheadClusterEndpoint(cluster);
+            }
+
+            /** Tells the bulkheads endpoint which cluster bulkheads are in their fallback, for its limit writes. */
+            @Bean
+            LeasedLimitFallback loomBulkheadClusterFallback(ClusterBulkheads cluster) {
+                return (bulkhead) -> cluster.find(bulkhead.getName())
+                    .filter((clustered) -> clustered.getBulkhead() == bulkhead)
+                    .map((clustered) -> clustered.getMode() == ClusterMode.FALLBACK)
+                    .orElse(false);
             }
         }
     }

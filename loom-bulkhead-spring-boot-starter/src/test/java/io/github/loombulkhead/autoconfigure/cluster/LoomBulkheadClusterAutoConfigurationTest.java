@@ -120,6 +120,37 @@ class LoomBulkheadClusterAutoConfigurationTest {
     }
 
     @Test
+    void aLimitWriteWhileRedisIsAwaySaysItIsStoredOnceRedisIsBack() {
+        RedisServer own = RedisServer.start();
+        try {
+            this.contextRunner
+                .withPropertyValues("spring.data.redis.port=" + own.port(), "management.endpoints.web.exposure.include=*")
+                .run((context) -> {
+                    ClusterBulkhead cluster = context.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+                    await().atMost(Duration.ofSeconds(5)).until(() -> cluster.getRenewalCount() > 0);
+                    own.stop();
+                    await().atMost(Duration.ofSeconds(5)).until(() -> cluster.getMode() == ClusterMode.FALLBACK);
+
+                    var changed = context.getBean(BulkheadsEndpoint.class).update(new String[] { "callee" }, 5, null);
+                    // With fallback: reject the limit here is 0 while Redis is away, whatever was written.
+                    assertThat(changed.limit()).isZero();
+                    assertThat(changed.change()).isEqualTo("maxConcurrentCalls set to 5, stored for all processes once "
+                            + "Redis is back; meanwhile the limit here is the fallback's 0");
+                    assertThat(cluster.getLimit()).isEqualTo(3);
+
+                    own.restart();
+                    await().atMost(Duration.ofSeconds(5))
+                        .until(() -> cluster.getMode() == ClusterMode.CLUSTER && cluster.getLimit() == 5);
+                    assertThat(context.getBean(BulkheadRegistry.class).bulkhead("callee").getConfig().getMaxConcurrentCalls())
+                        .isEqualTo(5);
+                });
+        }
+        finally {
+            own.stop();
+        }
+    }
+
+    @Test
     void anActuatorWriteOfNoWaitIsRefusedBecauseLeasedCallsMustWaitForLeases() {
         this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*").run((context) -> {
             Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
 import io.lettuce.core.RedisClient;
@@ -41,6 +42,8 @@ public final class ClusterBulkheads implements AutoCloseable {
     private final ClusterListener listener;
 
     private final Map<String, ClusterBulkhead> bulkheads = new ConcurrentHashMap<>();
+
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private ClusterBulkheads(String keyPrefix, ClusterListener listener, ScriptRunner scripts, LeaseMessages messages) {
         this.keyPrefix = keyPrefix;
@@ -165,10 +168,14 @@ public final class ClusterBulkheads implements AutoCloseable {
 
     /**
      * Stops every cluster bulkhead (giving back unused leases) and the connections opened here. The bulkheads stop
-     * together: with Redis away, closing takes at most one lease, however many bulkheads there are.
+     * together: with Redis away, closing takes at most one lease, however many bulkheads there are. Closing again
+     * does nothing (Spring Boot's starter closes them before the connection factory stops, and again at destroy).
      */
     @Override
     public void close() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return;
+        }
         List<ClusterBulkhead> all = List.copyOf(this.bulkheads.values());
         all.forEach(ClusterBulkhead::stop);
         long longestLease = all.stream()

@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -178,5 +180,27 @@ class ClusterFallbackTest {
         this.a.bulkhead.acquirePermit();
         assertThat(this.a.clusterBulkhead.getHeldPermits()).isEqualTo(1);
         this.a.bulkhead.onComplete(0);
+    }
+
+    @Test
+    void aProcessStartedWhileRedisIsAwaySubscribesToReleasedPermitsOnceItIsBack() {
+        this.redis.stop();
+        String prefix = "test-" + UUID.randomUUID();
+        this.a = new Replica(this.redis, prefix, "callee", 3,
+                ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).fallback(ClusterFallback.REJECT).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.FALLBACK);
+
+        this.redis.restart();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.a.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+        // The subscription that failed at startup is retried until it succeeds, once: not only polling from now on.
+        String channel = LeaseKeys.of(prefix, "callee").channel();
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + this.redis.port());
+        try (StatefulRedisConnection<String, String> probe = client.connect()) {
+            await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(probe.sync().pubsubNumsub(channel)).containsEntry(channel, 1L));
+        }
+        finally {
+            client.shutdown();
+        }
     }
 }

@@ -12,8 +12,8 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * Meters of every cluster bulkhead, tagged with its {@code name}: gauges {@code loom.bulkhead.cluster.permits.held}
- * (leased by this process), {@code loom.bulkhead.cluster.in.flight} (held by all processes at the last sync),
- * {@code loom.bulkhead.cluster.limit}, {@code loom.bulkhead.cluster.processes} and {@code loom.bulkhead.cluster.fallback}
+ * (leased by this process), {@code loom.bulkhead.cluster.in.flight} (held by all processes at the last sync; -1
+ * before the first successful one), {@code loom.bulkhead.cluster.limit}, {@code loom.bulkhead.cluster.processes} and {@code loom.bulkhead.cluster.fallback}
  * (1 while Redis is away), counters {@code loom.bulkhead.cluster.renewals} and {@code loom.bulkhead.cluster.errors}, and
  * timer {@code loom.bulkhead.cluster.round.trip} (one sync with Redis).
  */

@@ -9,6 +9,7 @@ import io.github.loombulkhead.autoconfigure.InvalidBulkheadPropertyException;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadProperties.InstanceCluster;
+import io.github.loombulkhead.autoconfigure.endpoint.LeasedLimitFallback;
 import io.github.loombulkhead.redis.ClusterBulkhead;
 import io.github.loombulkhead.redis.ClusterBulkheads;
 import io.github.loombulkhead.redis.ClusterConfig;
@@ -42,7 +43,8 @@ import org.springframework.util.ClassUtils;
  * process that uses the same name against the same Redis, through the application's {@link RedisConnectionFactory}
  * (Spring Boot's, from {@code spring.data.redis.*}); adds its meters and the {@code bulkheadcluster} endpoint. Without
  * loom-bulkhead-redis or a connection factory, startup fails naming the property, rather than quietly multiplying the
- * limit by the number of processes.
+ * limit by the number of processes. When the context closes, the cluster bulkheads give their unused leases back just
+ * before the connection factory stops, after web graceful shutdown (see {@code ClusterBulkheadsLifecycle}).
  */
 @AutoConfiguration(after = LoomBulkheadAutoConfiguration.class,
         afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
@@ -60,27 +62,48 @@ public final class LoomBulkheadClusterAutoConfiguration {
     @ConditionalOnBean(RedisConnectionFactory.class)
     static class RedisClusterConfiguration {
 
-        /** Leases the permits of every cluster-enabled bulkhead from Redis; closing gives back the unused ones. */
-        @Bean(destroyMethod = "close")
-        @ConditionalOnMissingBean
-        ClusterBulkheads loomBulkheadCluster(RedisConnectionFactory connectionFactory, BulkheadRegistry registry,
-                LoomBulkheadProperties properties, ObjectProvider<ClusterListener> listeners, Environment environment) {
-            ClusterListener listener = new CompositeClusterListener(listeners.orderedStream().toList());
-            ClusterBulkheads cluster = ClusterBulkheads.create(connectionFactory,
-                    keyPrefix(environment, properties.getCluster().getKeyPrefix()), listener);
-            try {
-                properties.getInstances().forEach((name, instance) -> {
-                    if (instance.getCluster().isEnabled()) {
-                        cluster.attach(registry.bulkhead(name),
-                                clusterConfig(environment, name, instance.getCluster()));
-                    }
-                });
+        /**
+         * The starter's cluster bulkheads, and what closes them before the connection factory stops. A
+         * {@link ClusterBulkheads} bean of the application's own replaces both: the application closes it, and should
+         * do so before the connection factory stops (a {@link org.springframework.context.SmartLifecycle} in a phase
+         * above the factory's), or its leases stay locked until they expire.
+         */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnMissingBean(ClusterBulkheads.class)
+        static class ClusterBulkheadsConfiguration {
+
+            /**
+             * Leases the permits of every cluster-enabled bulkhead from Redis; closing gives back the unused ones. The
+             * lifecycle below closes it while Redis is still reachable; the destroy method closes it when the context
+             * never stopped its lifecycle beans (a failed refresh), a no-op otherwise.
+             */
+            @Bean(destroyMethod = "close")
+            ClusterBulkheads loomBulkheadCluster(RedisConnectionFactory connectionFactory, BulkheadRegistry registry,
+                    LoomBulkheadProperties properties, ObjectProvider<ClusterListener> listeners, Environment environment) {
+                ClusterListener listener = new CompositeClusterListener(listeners.orderedStream().toList());
+                ClusterBulkheads cluster = ClusterBulkheads.create(connectionFactory,
+                        keyPrefix(environment, properties.getCluster().getKeyPrefix()), listener);
+                try {
+                    properties.getInstances().forEach((name, instance) -> {
+                        if (instance.getCluster().isEnabled()) {
+                            cluster.attach(registry.bulkhead(name),
+                                    clusterConfig(environment, name, instance.getCluster()));
+                        }
+                    });
+                }
+                catch (RuntimeException ex) {
+                    cluster.close();
+                    throw ex;
+                }
+                return cluster;
             }
-            catch (RuntimeException ex) {
-                cluster.close();
-                throw ex;
+
+            /** Gives back the leases when the context stops, before the connection factory stops. */
+            @Bean
+            ClusterBulkheadsLifecycle loomBulkheadClusterLifecycle(ClusterBulkheads loomBulkheadCluster,
+                    RedisConnectionFactory connectionFactory) {
+                return new ClusterBulkheadsLifecycle(loomBulkheadCluster, connectionFactory);
             }
-            return cluster;
         }
 
         private static String keyPrefix(Environment environment, String keyPrefix) {
@@ -140,6 +163,15 @@ public final class LoomBulkheadClusterAutoConfiguration {
             @ConditionalOnAvailableEndpoint
             BulkheadClusterEndpoint bulkheadClusterEndpoint(ClusterBulkheads cluster) {
                 return new BulkheadClusterEndpoint(cluster);
+            }
+
+            /** Tells the bulkheads endpoint which cluster bulkheads are in their fallback, for its limit writes. */
+            @Bean
+            LeasedLimitFallback loomBulkheadClusterFallback(ClusterBulkheads cluster) {
+                return (bulkhead) -> cluster.find(bulkhead.getName())
+                    .filter((clustered) -> clustered.getBulkhead() == bulkhead)
+                    .map((clustered) -> clustered.getMode() == ClusterMode.FALLBACK)
+                    .orElse(false);
             }
         }
     }

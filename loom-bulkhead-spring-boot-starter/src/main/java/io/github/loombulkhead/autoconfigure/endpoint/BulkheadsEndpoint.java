@@ -42,8 +42,16 @@ public class BulkheadsEndpoint {
 
     private final BulkheadRegistry registry;
 
+    private final LeasedLimitFallback fallback;
+
     public BulkheadsEndpoint(BulkheadRegistry registry) {
+        this(registry, (bulkhead) -> false);
+    }
+
+    /** With {@code fallback} telling which leased limits are their fallback's now, so a limit write says so. */
+    public BulkheadsEndpoint(BulkheadRegistry registry, LeasedLimitFallback fallback) {
         this.registry = registry;
+        this.fallback = fallback;
     }
 
     /** All bulkheads by name, sorted. */
@@ -202,14 +210,20 @@ public class BulkheadsEndpoint {
         }
     }
 
-    private static String limitChange(Bulkhead bulkhead, int maxConcurrentCalls) {
+    private String limitChange(Bulkhead bulkhead, int maxConcurrentCalls) {
         LimitAlgorithm algorithm = bulkhead.getLimitAlgorithm();
         if (algorithm == null) {
+            if (!bulkhead.isLimitLeased()) {
+                return "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls;
+            }
+            if (this.fallback.isInFallback(bulkhead)) {
+                // The leases are out of reach: the value waits to be stored, and the limit here is the fallback's.
+                return "maxConcurrentCalls set to " + maxConcurrentCalls + ", stored for all processes once Redis is "
+                        + "back; meanwhile the limit here is the fallback's " + bulkhead.getLimit();
+            }
             // A limit leased from a cluster is what this process holds of the bound, not the bound.
-            return bulkhead.isLimitLeased()
-                    ? "maxConcurrentCalls set to " + maxConcurrentCalls + " for all processes; the limit here is the "
-                            + bulkhead.getLimit() + " permits this process holds of them now"
-                    : "maxConcurrentCalls (the limit) set to " + maxConcurrentCalls;
+            return "maxConcurrentCalls set to " + maxConcurrentCalls + " for all processes; the limit here is the "
+                    + bulkhead.getLimit() + " permits this process holds of them now";
         }
         return "maxConcurrentCalls is the ceiling of this adaptive bulkhead: set to " + maxConcurrentCalls
                 + "; the " + algorithm.getName() + " algorithm restarted at limit " + bulkhead.getLimit()

@@ -3,6 +3,7 @@ package io.github.loombulkhead.autoconfigure.endpoint;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,7 +30,10 @@ public final class LoomBulkheadEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
-    BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry bulkheadRegistry) {
-        return new BulkheadsEndpoint(bulkheadRegistry);
+    BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry bulkheadRegistry,
+            ObjectProvider<LeasedLimitFallback> fallbacks) {
+        // Asked at each write: the cluster auto-configuration's may come later.
+        return new BulkheadsEndpoint(bulkheadRegistry,
+                (bulkhead) -> fallbacks.orderedStream().anyMatch((fallback) -> fallback.isInFallback(bulkhead)));
     }
 }

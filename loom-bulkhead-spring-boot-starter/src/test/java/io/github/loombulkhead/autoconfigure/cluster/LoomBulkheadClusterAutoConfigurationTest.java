@@ -29,13 +29,19 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /** The starter wires cluster bulkheads to Spring Boot's RedisConnectionFactory, a real redis-server behind it. */
-@ExtendWith(RedisServerExtension.class)
+@ExtendWith({ RedisServerExtension.class, OutputCaptureExtension.class })
 class LoomBulkheadClusterAutoConfigurationTest {
 
     private ApplicationContextRunner contextRunner;
@@ -114,6 +120,37 @@ class LoomBulkheadClusterAutoConfigurationTest {
     }
 
     @Test
+    void aLimitWriteWhileRedisIsAwaySaysItIsStoredOnceRedisIsBack() {
+        RedisServer own = RedisServer.start();
+        try {
+            this.contextRunner
+                .withPropertyValues("spring.data.redis.port=" + own.port(), "management.endpoints.web.exposure.include=*")
+                .run((context) -> {
+                    ClusterBulkhead cluster = context.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+                    await().atMost(Duration.ofSeconds(5)).until(() -> cluster.getRenewalCount() > 0);
+                    own.stop();
+                    await().atMost(Duration.ofSeconds(5)).until(() -> cluster.getMode() == ClusterMode.FALLBACK);
+
+                    var changed = context.getBean(BulkheadsEndpoint.class).update(new String[] { "callee" }, 5, null);
+                    // With fallback: reject the limit here is 0 while Redis is away, whatever was written.
+                    assertThat(changed.limit()).isZero();
+                    assertThat(changed.change()).isEqualTo("maxConcurrentCalls set to 5, stored for all processes once "
+                            + "Redis is back; meanwhile the limit here is the fallback's 0");
+                    assertThat(cluster.getLimit()).isEqualTo(3);
+
+                    own.restart();
+                    await().atMost(Duration.ofSeconds(5))
+                        .until(() -> cluster.getMode() == ClusterMode.CLUSTER && cluster.getLimit() == 5);
+                    assertThat(context.getBean(BulkheadRegistry.class).bulkhead("callee").getConfig().getMaxConcurrentCalls())
+                        .isEqualTo(5);
+                });
+        }
+        finally {
+            own.stop();
+        }
+    }
+
+    @Test
     void anActuatorWriteOfNoWaitIsRefusedBecauseLeasedCallsMustWaitForLeases() {
         this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=*").run((context) -> {
             Bulkhead callee = context.getBean(BulkheadRegistry.class).bulkhead("callee");
@@ -132,6 +169,67 @@ class LoomBulkheadClusterAutoConfigurationTest {
             assertThat(endpoint.update(new String[] { "callee" }, null, Duration.ofSeconds(3)).change())
                 .isEqualTo("maxWaitDuration set to PT3S");
         });
+    }
+
+    @Test
+    void closingTheContextGivesTheLeasesBackWhileRedisCanStillBeReached(CapturedOutput output) {
+        Duration lease = Duration.ofSeconds(6);
+        ApplicationContextRunner lingering = this.contextRunner.withPropertyValues(
+                "loom.bulkhead.instances.callee.max-wait-duration=30s",
+                "loom.bulkhead.instances.callee.cluster.lease-duration=" + lease.toMillis() + "ms",
+                "loom.bulkhead.instances.callee.cluster.idle-linger=30s");
+        lingering.run((first) -> lingering.run((second) -> {
+            // Closed in the phase right above the connection factory's, so before it stops.
+            assertThat(first.getBean(ClusterBulkheadsLifecycle.class).getPhase())
+                .isEqualTo(((SmartLifecycle) first.getBean(RedisConnectionFactory.class)).getPhase() + 1);
+            Bulkhead callee = first.getBean(BulkheadRegistry.class).bulkhead("callee");
+            for (int i = 0; i < 3; i++) {
+                callee.acquirePermit();
+            }
+            for (int i = 0; i < 3; i++) {
+                callee.onComplete(0);
+            }
+            // The whole limit now lingers, idle, in the first application.
+            ClusterBulkhead firstCluster = first.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+            ClusterBulkhead secondCluster = second.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+            await().atMost(Duration.ofSeconds(5))
+                .until(() -> firstCluster.getHeldPermits() == 3 && secondCluster.getClusterInFlight() == 3);
+
+            first.close();
+            long start = System.nanoTime();
+            Bulkhead other = second.getBean(BulkheadRegistry.class).bulkhead("callee");
+            for (int i = 0; i < 3; i++) {
+                other.acquirePermit();
+            }
+            Duration waited = Duration.ofNanos(System.nanoTime() - start);
+            // Given back at close, not left to expire: well within a fifth of the lease.
+            assertThat(waited).isLessThan(lease.dividedBy(5));
+            assertThat(secondCluster.getHeldPermits()).isEqualTo(3);
+            for (int i = 0; i < 3; i++) {
+                other.onComplete(0);
+            }
+        }));
+        // The last sync reached Redis: neither a failed give-back nor a fallback during shutdown.
+        assertThat(output).doesNotContain("could not give back").doesNotContain("Redis unreachable");
+    }
+
+    @Test
+    void aClusterBulkheadsBeanOfTheApplicationReplacesTheStartersAndItsLifecycle() {
+        this.contextRunner.withUserConfiguration(OwnClusterConfiguration.class).run((context) -> {
+            // The application closes its own (here at destroy, the inferred close method).
+            assertThat(context).hasSingleBean(ClusterBulkheads.class).doesNotHaveBean(ClusterBulkheadsLifecycle.class);
+            assertThat(context.getBean(ClusterBulkheads.class).getKeyPrefix()).isEqualTo("own");
+            assertThat(context.getBean(ClusterBulkheads.class).getAll()).isEmpty();
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnClusterConfiguration {
+
+        @Bean
+        ClusterBulkheads ownCluster(RedisConnectionFactory connectionFactory) {
+            return ClusterBulkheads.create(connectionFactory, "own");
+        }
     }
 
     @Test

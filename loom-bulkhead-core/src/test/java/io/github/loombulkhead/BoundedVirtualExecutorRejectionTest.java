@@ -173,8 +173,9 @@ class BoundedVirtualExecutorRejectionTest {
                 });
                 CompletableFuture<String> second = executor.supplyAsync(() -> "second");
                 assertThat(executor.getBulkhead().getWaitingCount()).isEqualTo(2);
-                // Both are past their max wait now: one expiry check finds both, as it finds a burst's tasks.
-                executor.getBulkhead().changeMaxWaitDuration(Duration.ofMillis(1));
+                // Both are past their max wait now (each waited more than a nanosecond by the time the check runs):
+                // one expiry check finds both, as it finds a burst's tasks.
+                executor.getBulkhead().changeMaxWaitDuration(Duration.ofNanos(1));
                 assertThat(fallbackEntered.await(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(second).as("timed out while the first one's fallback still runs")
                     .failsWithin(TOLERANCE)

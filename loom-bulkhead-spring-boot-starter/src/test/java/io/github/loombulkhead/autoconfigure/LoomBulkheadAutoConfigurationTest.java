@@ -274,6 +274,43 @@ class LoomBulkheadAutoConfigurationTest {
     }
 
     @Test
+    void warnsWhenHttpServiceGroupsAreBoundedButVirtualThreadsAreOff(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.groups.callee.bulkhead=outbound",
+                    "loom.bulkhead.http.groups.search.enabled=true", "loom.bulkhead.http.groups.off.enabled=false")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BulkheadRegistry.class));
+        assertThat(output).containsOnlyOnce("loom.bulkhead.http.groups bounds the HTTP service group(s) [callee "
+                + "(bulkhead 'outbound'), search] but loom-bulkhead is INACTIVE, so the calls of their clients are NOT "
+                + "bounded: virtual threads are off. Set spring.threads.virtual.enabled=true (Java 21+) to bound them.");
+    }
+
+    @Test
+    void warnsWhenHttpServiceGroupsAreBoundedButLoomBulkheadIsDisabled(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.enabled=false",
+                    "loom.bulkhead.http.groups.callee.bulkhead=callee")
+            .run((context) -> assertThat(context).hasNotFailed());
+        assertThat(output).containsOnlyOnce("loom.bulkhead.http.groups bounds the HTTP service group(s) [callee] but "
+                + "loom-bulkhead is INACTIVE, so the calls of their clients are NOT bounded: loom.bulkhead.enabled is false.");
+    }
+
+    @Test
+    void noWarningForHttpServiceGroupsThatAreSwitchedOff(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.callee.enabled=false")
+            .run((context) -> assertThat(context).hasNotFailed());
+        assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+    }
+
+    @Test
+    void warnsWhenPerHostBulkheadsAreSwitchedOnButVirtualThreadsAreOff(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.per-host.enabled=true")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BulkheadRegistry.class));
+        assertThat(output).containsOnlyOnce("loom.bulkhead.http.per-host.enabled is true but loom-bulkhead is INACTIVE, "
+                + "so calls of RestClients to each host are NOT bounded: virtual threads are off. Set "
+                + "spring.threads.virtual.enabled=true (Java 21+) to bound them.");
+    }
+
+    @Test
     void noWarningWithoutAnnotations(CapturedOutput output) {
         this.contextRunner.run((context) -> assertThat(context).hasSingleBean(InactiveBulkheadsReporter.class));
         assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");

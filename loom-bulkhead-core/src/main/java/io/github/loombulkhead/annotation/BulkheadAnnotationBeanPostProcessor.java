@@ -1,9 +1,13 @@
 package io.github.loombulkhead.annotation;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
 import java.util.concurrent.ThreadFactory;
 
 import io.github.loombulkhead.BulkheadRegistry;
 
+import org.springframework.aop.framework.AopConfigException;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
@@ -72,10 +76,37 @@ public class BulkheadAnnotationBeanPostProcessor extends AbstractBeanFactoryAwar
             // An interface proxy whose target implements only some of its interfaces (a Spring Data repository).
             this.bulkheadAdvisor.validate(proxyClass);
         }
-        Object proxy = super.postProcessAfterInitialization(bean, beanName);
+        Object proxy;
+        try {
+            proxy = super.postProcessAfterInitialization(bean, beanName);
+        }
+        catch (AopConfigException ex) {
+            if (eligible && Modifier.isFinal(targetClass.getModifiers())) {
+                throw finalClass(targetClass, ex);
+            }
+            throw ex;
+        }
         if (eligible && AopUtils.isCglibProxy(proxy)) {
             this.bulkheadAdvisor.validateClassProxy(targetClass);
         }
         return proxy;
+    }
+
+    /**
+     * A class-based proxy was chosen for a final class (a record, a Kotlin class that is not open), which CGLIB cannot
+     * subclass: says so naming the annotation, where Spring's own message would not. (When a final class is proxied
+     * through its interfaces with a JDK proxy, nothing fails and nothing is said.)
+     */
+    private static IllegalStateException finalClass(Class<?> targetClass, AopConfigException cause) {
+        List<Method> annotated = BulkheadNameResolver.annotatedMethods(targetClass);
+        String problem = targetClass.getName() + " is final (a record, or a Kotlin class that is not open) and a "
+                + "class-based (CGLIB) proxy cannot subclass a final class, so its calls would not be bounded; remove "
+                + "final (in Kotlin: make the class open), call the bean through an interface it implements with "
+                + "interface-based proxies (spring.aop.proxy-target-class=false), or remove the annotation";
+        IllegalStateException failure = annotated.isEmpty()
+                ? new IllegalStateException("Invalid @Bulkhead on " + targetClass.getName() + ": " + problem)
+                : AnnotatedMethods.invalid(annotated.get(0), targetClass, problem);
+        failure.initCause(cause);
+        return failure;
     }
 }

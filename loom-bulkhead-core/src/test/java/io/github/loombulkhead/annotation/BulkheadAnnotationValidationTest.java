@@ -117,6 +117,28 @@ class BulkheadAnnotationValidationTest {
     }
 
     @Test
+    void aFinalClassFailsStartupNamingTheAnnotation() {
+        assertStartupFails(FinalClass.class, "Invalid @Bulkhead on ", "FinalClass.call()", "FinalClass is final",
+                "a class-based (CGLIB) proxy cannot subclass a final class, so its calls would not be bounded",
+                "remove final");
+    }
+
+    @Test
+    void aRecordFailsStartupNamingTheAnnotation() {
+        assertStartupFails(RecordBean.class, "RecordBean.call()", "RecordBean is final (a record",
+                "cannot subclass a final class");
+    }
+
+    @Test
+    void aFinalClassReachedThroughAnInterfaceProxyIsBounded() {
+        BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
+        try (AnnotationConfigApplicationContext context = context(registry, FinalClassBehindInterface.class)) {
+            assertThat(context.getBean(Greeter.class).greet()).isEqualTo("hello");
+            assertThat(registry.bulkhead("final-greeter").getCompletedCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aFinalMethodReachedThroughAnInterfaceProxyIsBounded() {
         BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
         try (AnnotationConfigApplicationContext context = context(registry, FinalBehindInterface.class)) {
@@ -362,6 +384,31 @@ class BulkheadAnnotationValidationTest {
     interface Greeter {
 
         String greet();
+    }
+
+    static final class FinalClass {
+
+        @Bulkhead("final-class")
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    record RecordBean() {
+
+        @Bulkhead("record")
+        public void call() {
+            Invocations.COUNT.incrementAndGet();
+        }
+    }
+
+    static final class FinalClassBehindInterface implements Greeter {
+
+        @Override
+        @Bulkhead("final-greeter")
+        public String greet() {
+            return "hello";
+        }
     }
 
     static class FinalBehindInterface implements Greeter {

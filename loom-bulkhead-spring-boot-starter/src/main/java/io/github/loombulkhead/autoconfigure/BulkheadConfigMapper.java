@@ -1,7 +1,10 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.math.BigInteger;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -65,10 +68,60 @@ public final class BulkheadConfigMapper {
      * @throws InvalidBulkheadPropertyException naming the first bad property, its value and how to fix it
      */
     public void validate() {
+        durationUnits();
         defaults();
         instances();
         perHostTemplate();
         validateIntegrations();
+    }
+
+    /**
+     * Refuses a duration written as a bare number ({@code max-wait-duration: 30}): Spring Boot would read it as
+     * milliseconds, and someone meaning seconds would cut it a thousandfold. {@code 0} needs no unit.
+     */
+    private void durationUnits() {
+        List<String> keys = new ArrayList<>();
+        keys.add(DEFAULTS + ".max-wait-duration");
+        this.properties.getInstances().keySet().forEach((name) -> {
+            if (name != null && !name.isBlank()) {
+                String key = instanceKey(name);
+                keys.addAll(List.of(key + ".max-wait-duration", key + ".cluster.lease-duration",
+                        key + ".cluster.idle-linger"));
+            }
+        });
+        keys.add("loom.bulkhead.http.per-host.template.max-wait-duration");
+        keys.add("loom.bulkhead.server.retry-after");
+        keys.add("loom.bulkhead.server.disconnect-check-interval");
+        for (String key : keys) {
+            ConfigurationProperty property = this.sources.apply(key);
+            Object value = (property != null) ? property.getValue() : null;
+            String number = bareNumber(value);
+            if (number == null || new BigInteger(number).signum() == 0) {
+                continue;
+            }
+            String reason = "a duration needs a unit; a bare number would be read as milliseconds, so " + number
+                    + " would mean " + number + "ms (a thousand times shorter than " + number + "s)";
+            if (number.startsWith("-")) {
+                String positive = number.substring(1);
+                throw invalid(key, value, reason, "Write '" + key + "' as a duration of 0 or more with a unit, e.g. "
+                        + positive + "s or " + positive + "ms.");
+            }
+            throw invalid(key, value, reason, "Write '" + key + "' with a unit: " + number + "s or " + number
+                    + "ms (or an ISO-8601 duration such as PT" + number + "S). Only 0 may be written without a unit.");
+        }
+    }
+
+    /** {@code value} as a whole number without a unit (e.g. {@code 30} or {@code "30"}), or {@code null}. */
+    private static String bareNumber(Object value) {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof BigInteger) {
+            return value.toString();
+        }
+        if (value instanceof CharSequence text) {
+            String trimmed = text.toString().trim();
+            return trimmed.matches("[-+]?\\d+") ? trimmed.replaceFirst("^\\+", "") : null;
+        }
+        return null;
     }
 
     /** The config of every bulkhead without an entry of its own. */

@@ -8,7 +8,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * Logs one WARN at startup when a switch of loom-bulkhead ({@code loom.bulkhead.server.enabled},
- * {@code loom.bulkhead.task-execution.enabled}) is set but loom-bulkhead is inactive, so the application does not
+ * {@code loom.bulkhead.task-execution.enabled}, {@code loom.bulkhead.http.per-host.enabled}) is set but loom-bulkhead is inactive, so the application does not
  * believe that what the switch bounds is bounded when it is not.
  */
 class InactiveSwitchReporter implements SmartInitializingSingleton {

@@ -13,8 +13,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * When loom-bulkhead is off (platform threads, or {@code loom.bulkhead.enabled=false}) but beans use
- * {@code @Bulkhead}, or the server bulkhead or the bounded {@code @Async} executor is switched on, warns once at
- * startup that those calls are not bounded and how to fix it.
+ * {@code @Bulkhead}, HTTP service groups or per-host bulkheads are configured, or the server bulkhead or the bounded
+ * {@code @Async} executor is switched on, warns once at startup that those calls are not bounded and how to fix it.
  */
 @AutoConfiguration
 @ConditionalOnClass(name = InactiveBulkheadsReporter.BULKHEAD_ANNOTATION)
@@ -25,6 +25,18 @@ public final class LoomBulkheadInactiveAutoConfiguration {
     static InactiveBulkheadsReporter inactiveBulkheadsReporter(ConfigurableListableBeanFactory beanFactory,
             Environment environment) {
         return new InactiveBulkheadsReporter(beanFactory, environment);
+    }
+
+    @Bean
+    static InactiveHttpGroupsReporter inactiveHttpGroupsReporter(Environment environment) {
+        return new InactiveHttpGroupsReporter(environment);
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty("loom.bulkhead.http.per-host.enabled")
+    static InactiveSwitchReporter inactivePerHostReporter(Environment environment) {
+        return new InactiveSwitchReporter(environment, "loom.bulkhead.http.per-host.enabled",
+                "calls of RestClients to each host");
     }
 
     @Bean

@@ -1,7 +1,13 @@
 package io.github.loombulkhead.autoconfigure;
 
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.loombulkhead.BulkheadRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -12,6 +18,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -62,12 +69,91 @@ class InvalidBulkheadPropertyFailureAnalyzerTest {
 
     @Test
     void durationWrittenAsMillisecondsIsQuotedAsWritten() {
-        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=-1500");
-        assertThat(analysis.getDescription()).contains("Value: \"-1500\"")
-            .contains("Reason: must not be negative but was -1500");
-        assertThat(analysis.getCause()).hasMessage("Invalid value '-1500' for property "
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=-1500ms");
+        assertThat(analysis.getDescription()).contains("Value: \"-1500ms\"")
+            .contains("Reason: must not be negative but was -1500ms");
+        assertThat(analysis.getCause()).hasMessage("Invalid value '-1500ms' for property "
                 + "'loom.bulkhead.instances.callee.max-wait-duration' (\"loom.bulkhead.instances.callee.max-wait-duration\" "
-                + "from property source \"test\"): must not be negative but was -1500");
+                + "from property source \"test\"): must not be negative but was -1500ms");
+    }
+
+    @Test
+    void aDurationWithoutAUnitFailsInsteadOfBeingReadAsMilliseconds() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.max-wait-duration=30");
+        assertThat(analysis.getDescription()).isEqualTo("""
+                Invalid value for the bulkhead configuration property \
+                'loom.bulkhead.instances.callee.max-wait-duration':
+
+                    Property: loom.bulkhead.instances.callee.max-wait-duration
+                    Value: "30"
+                    Origin: "loom.bulkhead.instances.callee.max-wait-duration" from property source "test"
+                    Reason: a duration needs a unit; a bare number would be read as milliseconds, so 30 would mean \
+                30ms (a thousand times shorter than 30s)""");
+        assertThat(analysis.getAction()).isEqualTo("Write 'loom.bulkhead.instances.callee.max-wait-duration' with a "
+                + "unit: 30s or 30ms (or an ISO-8601 duration such as PT30S). Only 0 may be written without a unit.");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "loom.bulkhead.defaults.max-wait-duration", "loom.bulkhead.instances.callee.max-wait-duration",
+            "loom.bulkhead.instances[Callee].max-wait-duration", "loom.bulkhead.instances.callee.cluster.lease-duration",
+            "loom.bulkhead.instances.callee.cluster.idle-linger",
+            "loom.bulkhead.http.per-host.template.max-wait-duration", "loom.bulkhead.server.retry-after",
+            "loom.bulkhead.server.disconnect-check-interval" })
+    void everyDurationPropertyNeedsAUnit(String key) {
+        FailureAnalysis analysis = analyze(key + "=2");
+        assertThat(analysis.getDescription()).contains("Property: " + key).contains("Value: \"2\"");
+        assertThat(analysis.getAction()).startsWith("Write '" + key + "' with a unit: 2s or 2ms");
+    }
+
+    @Test
+    void aDurationWithoutAUnitFromAnEnvironmentVariableFails() {
+        this.contextRunner
+            .withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(
+                    new SystemEnvironmentPropertySource("test-systemEnvironment",
+                            Map.of("LOOM_BULKHEAD_INSTANCES_CALLEE_MAXWAITDURATION", "45"))))
+            .run((context) -> {
+                assertThat(context).hasFailed();
+                FailureAnalysis analysis = new InvalidBulkheadPropertyFailureAnalyzer()
+                    .analyze(context.getStartupFailure());
+                assertThat(analysis.getDescription())
+                    .contains("Property: loom.bulkhead.instances.callee.max-wait-duration")
+                    .contains("Value: \"45\"")
+                    .contains("LOOM_BULKHEAD_INSTANCES_CALLEE_MAXWAITDURATION");
+            });
+    }
+
+    @Test
+    void aNegativeDurationWithoutAUnitFailsForTheUnit() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults.max-wait-duration=-5");
+        assertThat(analysis.getDescription()).contains("Value: \"-5\"").contains("a duration needs a unit");
+    }
+
+    @Test
+    void zeroAndDurationsWithAUnitStart() {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.defaults.max-wait-duration=0",
+                    "loom.bulkhead.instances.callee.max-wait-duration=30s",
+                    "loom.bulkhead.instances.other.max-wait-duration=PT0.5S", "loom.bulkhead.server.retry-after=2s",
+                    "loom.bulkhead.server.disconnect-check-interval=0")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                assertThat(registry.bulkhead("callee").getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(30));
+                assertThat(registry.bulkhead("other").getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofMillis(500));
+            });
+    }
+
+    @Test
+    void applicationStartupPrintsTheAnalysisOfADurationWithoutAUnitInAYamlFile(CapturedOutput output) {
+        SpringApplication application = new SpringApplication(StartupApplication.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        assertThatException()
+            .isThrownBy(() -> application.run("--spring.config.location=classpath:duration-without-unit.yml"));
+        assertThat(output).contains("APPLICATION FAILED TO START")
+            .contains("Property: loom.bulkhead.instances.callee.max-wait-duration")
+            .contains("Value: \"30\"")
+            .contains("Origin: class path resource [duration-without-unit.yml] - 4:22")
+            .contains("Write 'loom.bulkhead.instances.callee.max-wait-duration' with a unit: 30s or 30ms");
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -274,6 +275,78 @@ class LoomBulkheadAutoConfigurationTest {
     }
 
     @Test
+    void warnsWhenHttpServiceGroupsAreBoundedButVirtualThreadsAreOff(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("loom.bulkhead.http.groups.callee.bulkhead=outbound",
+                    "loom.bulkhead.http.groups.search.enabled=true", "loom.bulkhead.http.groups.off.enabled=false")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BulkheadRegistry.class));
+        assertThat(output).containsOnlyOnce("loom.bulkhead.http.groups bounds the HTTP service group(s) [callee "
+                + "(bulkhead 'outbound'), search] but loom-bulkhead is INACTIVE, so the calls of their clients are NOT "
+                + "bounded: virtual threads are off. Set spring.threads.virtual.enabled=true (Java 21+) to bound them.");
+    }
+
+    @Test
+    void warnsWhenHttpServiceGroupsAreBoundedButLoomBulkheadIsDisabled(CapturedOutput output) {
+        this.contextRunner
+            .withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.enabled=false",
+                    "loom.bulkhead.http.groups.callee.bulkhead=callee")
+            .run((context) -> assertThat(context).hasNotFailed());
+        assertThat(output).containsOnlyOnce("loom.bulkhead.http.groups bounds the HTTP service group(s) [callee] but "
+                + "loom-bulkhead is INACTIVE, so the calls of their clients are NOT bounded: loom.bulkhead.enabled is false.");
+    }
+
+    @Test
+    void noWarningForHttpServiceGroupsThatAreSwitchedOff(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.groups.callee.enabled=false")
+            .run((context) -> assertThat(context).hasNotFailed());
+        assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+    }
+
+    @Test
+    void warnsWhenPerHostBulkheadsAreSwitchedOnButVirtualThreadsAreOff(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.per-host.enabled=true")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BulkheadRegistry.class));
+        assertThat(output).containsOnlyOnce("loom.bulkhead.http.per-host.enabled is true but loom-bulkhead is INACTIVE, "
+                + "so calls of RestClients to each host are NOT bounded: virtual threads are off. Set "
+                + "spring.threads.virtual.enabled=true (Java 21+) to bound them.");
+    }
+
+    @Test
+    void aFinalClassWithBulkheadFailsStartupNamingTheAnnotation() {
+        this.contextRunner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true")
+            .withBean(FinalService.class)
+            .run((context) -> assertThat(context.getStartupFailure()).isNotNull()
+                .hasStackTraceContaining("Invalid @Bulkhead on " + FinalService.class.getName() + ".call(): "
+                        + FinalService.class.getName() + " is final (a record, or a Kotlin class that is not open) "
+                        + "and a class-based (CGLIB) proxy cannot subclass a final class, so its calls would not "
+                        + "be bounded; remove final"));
+    }
+
+    @Test
+    void aRecordWithBulkheadFailsStartupNamingTheAnnotation() {
+        this.contextRunner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true")
+            .withBean(RecordService.class, () -> new RecordService("done"))
+            .run((context) -> assertThat(context.getStartupFailure()).isNotNull()
+                .hasStackTraceContaining("Invalid @Bulkhead on " + RecordService.class.getName() + ".call(): "
+                        + RecordService.class.getName() + " is final (a record"));
+    }
+
+    @Test
+    void aFinalClassBehindAnInterfaceIsBoundedThroughAnInterfaceProxy() {
+        this.contextRunner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true", "spring.aop.proxy-target-class=false")
+            .withBean(FinalGreeter.class)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(Greeter.class).greet()).isEqualTo("hello");
+                assertThat(context.getBean(BulkheadRegistry.class).bulkhead("greeter").getCompletedCount())
+                    .isEqualTo(1);
+            });
+    }
+
+    @Test
     void noWarningWithoutAnnotations(CapturedOutput output) {
         this.contextRunner.run((context) -> assertThat(context).hasSingleBean(InactiveBulkheadsReporter.class));
         assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
@@ -299,6 +372,36 @@ class LoomBulkheadAutoConfigurationTest {
         @Bulkhead("unconfigured")
         public String call() {
             return "done";
+        }
+    }
+
+    static final class FinalService {
+
+        @Bulkhead("final")
+        public String call() {
+            return "done";
+        }
+    }
+
+    record RecordService(String result) {
+
+        @Bulkhead("record")
+        public String call() {
+            return this.result;
+        }
+    }
+
+    interface Greeter {
+
+        String greet();
+    }
+
+    static final class FinalGreeter implements Greeter {
+
+        @Override
+        @Bulkhead("greeter")
+        public String greet() {
+            return "hello";
         }
     }
 

@@ -20,6 +20,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.SimpleClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
@@ -29,7 +31,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
@@ -74,9 +79,10 @@ public final class LoomBulkheadHttpAutoConfiguration {
         @ConditionalOnMissingBean
         BulkheadHttpServiceGroupConfigurer bulkheadHttpServiceGroupConfigurer(LoomBulkheadProperties properties,
                 BulkheadRegistry registry, ObjectProvider<BulkheadRequestFactories> requestFactories,
-                ObjectProvider<PerHostBulkheads> perHost, Environment environment) {
+                ObjectProvider<PerHostBulkheads> perHost, Environment environment, ResourceLoader resourceLoader) {
             return new BulkheadHttpServiceGroupConfigurer(properties.getHttp().getGroups(), registry,
-                    requestFactories.getIfAvailable(), perHost.getIfAvailable(), unsizedReason(environment));
+                    requestFactories.getIfAvailable(), perHost.getIfAvailable(),
+                    unsizedReason(environment, resourceLoader.getClassLoader()));
         }
     }
 
@@ -88,16 +94,36 @@ public final class LoomBulkheadHttpAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         PerHostBulkheadRestClientCustomizer perHostBulkheadRestClientCustomizer(PerHostBulkheads perHostBulkheads,
-                ObjectProvider<BulkheadRequestFactories> requestFactories, Environment environment) {
+                ObjectProvider<BulkheadRequestFactories> requestFactories,
+                ObjectProvider<ClientHttpRequestFactoryBuilder<?>> factoryBuilder, Environment environment,
+                ResourceLoader resourceLoader) {
             BulkheadRequestFactories factories = requestFactories.getIfAvailable();
             if (factories == null) {
-                logger.info("Per-host bulkheads (loom.bulkhead.http.per-host) allow "
-                        + perHostBulkheads.template().getMaxConcurrentCalls() + " calls at once per host, but "
-                        + "loom-bulkhead does not size the connection pool of RestClients built from RestClient.Builder: "
-                        + unsizedReason(environment) + ". Make sure their request factory allows that many "
-                        + "connections per route.");
+                int limit = perHostBulkheads.template().getMaxConcurrentCalls();
+                String unlimited = factoryWithoutPerRouteLimit(factoryBuilder.getIfAvailable());
+                logger.info("Per-host bulkheads (loom.bulkhead.http.per-host) allow " + limit + " calls at once per "
+                        + "host, but loom-bulkhead does not size the connection pool of RestClients built from "
+                        + "RestClient.Builder: " + unsizedReason(environment, resourceLoader.getClassLoader()) + ". "
+                        + ((unlimited != null) ? "Their request factory: " + unlimited
+                                + " (no limit on connections per route), so no pool limits these calls further."
+                                : "Make sure their request factory allows at least " + limit
+                                        + " connections per route."));
             }
             return new PerHostBulkheadRestClientCustomizer(perHostBulkheads, factories);
+        }
+
+        /**
+         * The request factory that {@code builder} makes when it has no limit on connections per route (the JDK
+         * client, {@code SimpleClientHttpRequestFactory}), else {@code null}.
+         */
+        private static String factoryWithoutPerRouteLimit(ClientHttpRequestFactoryBuilder<?> builder) {
+            if (builder instanceof JdkClientHttpRequestFactoryBuilder) {
+                return JdkClientHttpRequestFactory.class.getSimpleName();
+            }
+            if (builder instanceof SimpleClientHttpRequestFactoryBuilder) {
+                return SimpleClientHttpRequestFactory.class.getSimpleName();
+            }
+            return null;
         }
     }
 
@@ -134,18 +160,17 @@ public final class LoomBulkheadHttpAutoConfiguration {
     }
 
     /** Why no pooled factories exist, for the log line that says a pool was not sized. */
-    static String unsizedReason(Environment environment) {
+    static String unsizedReason(Environment environment, ClassLoader classLoader) {
         if (!environment.getProperty("loom.bulkhead.http.pool.enabled", Boolean.class, true)) {
             return "loom.bulkhead.http.pool.enabled=false";
         }
-        String factory = ClassUtils.isPresent(IMPERATIVE_FACTORY, LoomBulkheadHttpAutoConfiguration.class.getClassLoader())
+        String factory = ClassUtils.isPresent(IMPERATIVE_FACTORY, classLoader)
                 ? OnHttpComponentsOrDefaultFactoryCondition.otherFactory(environment) : null;
         if (factory != null) {
             return "the application chose another client with " + OnHttpComponentsOrDefaultFactoryCondition.PROPERTY
                     + "=" + factory;
         }
-        if (!ClassUtils.isPresent("org.apache.hc.client5.http.impl.classic.HttpClients",
-                LoomBulkheadHttpAutoConfiguration.class.getClassLoader())) {
+        if (!ClassUtils.isPresent("org.apache.hc.client5.http.impl.classic.HttpClients", classLoader)) {
             return "Apache HttpClient 5 is not on the class path";
         }
         return "the application defines its own ClientHttpRequestFactoryBuilder or ClientHttpRequestFactory bean";

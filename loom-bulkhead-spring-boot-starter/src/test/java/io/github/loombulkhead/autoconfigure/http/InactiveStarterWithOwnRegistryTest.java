@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The set-up documented for applications without the starter (docs/http-clients.md: their own
  * {@link BulkheadRegistry} and {@link BulkheadAnnotationBeanPostProcessor}) keeps working with the starter on the
- * class path while the starter is inactive: the starter adds nothing and does not claim the calls are unbounded.
+ * class path while the starter is inactive: the starter adds nothing and does not claim the @Bulkhead calls are
+ * unbounded; only its own per-host switch, set here and not applied, is reported.
  */
 @ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
 class InactiveStarterWithOwnRegistryTest {
@@ -56,14 +57,20 @@ class InactiveStarterWithOwnRegistryTest {
     void ownRegistryWithPlatformThreads(CapturedOutput output) {
         this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=false")
             .run((context) -> assertTheApplicationsOwnBulkheadBoundsTheCalls(context));
-        assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+        assertThatOnlyThePerHostSwitchIsReportedAsNotApplied(output);
     }
 
     @Test
     void ownRegistryWithLoomBulkheadDisabled(CapturedOutput output) {
         this.contextRunner.withPropertyValues("spring.threads.virtual.enabled=true", "loom.bulkhead.enabled=false")
             .run((context) -> assertTheApplicationsOwnBulkheadBoundsTheCalls(context));
-        assertThat(output).doesNotContain("loom-bulkhead is INACTIVE");
+        assertThatOnlyThePerHostSwitchIsReportedAsNotApplied(output);
+    }
+
+    /** The application's own post-processor bounds the @Bulkhead calls; the starter's per-host bulkheads are off. */
+    private static void assertThatOnlyThePerHostSwitchIsReportedAsNotApplied(CapturedOutput output) {
+        assertThat(output).doesNotContain("@Bulkhead is used by")
+            .containsOnlyOnce("loom.bulkhead.http.per-host.enabled is true but loom-bulkhead is INACTIVE");
     }
 
     private void assertTheApplicationsOwnBulkheadBoundsTheCalls(AssertableApplicationContext context)

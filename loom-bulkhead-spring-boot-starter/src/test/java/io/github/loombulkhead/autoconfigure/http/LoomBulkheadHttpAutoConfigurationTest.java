@@ -23,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -353,6 +354,38 @@ class LoomBulkheadHttpAutoConfigurationTest {
                 assertThat(output).contains("the application chose another client with "
                         + "spring.http.clients.imperative.factory=JDK");
             });
+    }
+
+    @Test
+    void perHostBulkheadsOverTheJdkClientAreNotToldToCheckAPerRouteLimitItDoesNotHave(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk",
+                "loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.template.max-concurrent-calls=20")
+            .run((context) -> assertThat(context).hasNotFailed().hasSingleBean(PerHostBulkheadRestClientCustomizer.class));
+        assertThat(output).contains("Per-host bulkheads (loom.bulkhead.http.per-host) allow 20 calls at once per host, "
+                + "but loom-bulkhead does not size the connection pool of RestClients built from RestClient.Builder: the "
+                + "application chose another client with spring.http.clients.imperative.factory=jdk. Their request "
+                + "factory: JdkClientHttpRequestFactory (no limit on connections per route), so no pool limits these "
+                + "calls further.")
+            .doesNotContain("Make sure their request factory");
+    }
+
+    @Test
+    void perHostBulkheadsWithoutHttpClient5UseTheJdkClientWithoutAPerRouteLimit(CapturedOutput output) {
+        this.contextRunner.withClassLoader(new FilteredClassLoader("org.apache.hc.client5"))
+            .withPropertyValues("loom.bulkhead.http.per-host.enabled=true")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BulkheadRequestFactories.class));
+        assertThat(output).contains("Apache HttpClient 5 is not on the class path. Their request factory: "
+                + "JdkClientHttpRequestFactory (no limit on connections per route)")
+            .doesNotContain("Make sure their request factory");
+    }
+
+    @Test
+    void perHostBulkheadsOverAFactoryWithAnUnknownLimitAreToldToCheckIt(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("loom.bulkhead.http.pool.enabled=false",
+                "loom.bulkhead.http.per-host.enabled=true", "loom.bulkhead.http.per-host.template.max-concurrent-calls=20")
+            .run((context) -> assertThat(context).hasNotFailed());
+        assertThat(output).contains("loom.bulkhead.http.pool.enabled=false. Make sure their request factory allows at "
+                + "least 20 connections per route.");
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
 import io.github.loombulkhead.sample.client.CalleeEndpoint;
@@ -19,8 +20,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The server comparison: with the callee running, starts one front-server JVM per setup, one after another,
- * drives it with ab at each concurrency level, reads the samples it took of itself, and writes the report.
+ * The server comparison: with the callee running, starts one front-server JVM per setup, one after another (having
+ * set the callee's workers to the scenario's capacity and checked its latency before each), drives it with ab at each
+ * concurrency level, reads the samples it took of itself, and writes the report.
  */
 final class ServerComparison {
 
@@ -84,7 +86,14 @@ final class ServerComparison {
         int maxConcurrency = this.properties.concurrency().stream().mapToInt(Integer::intValue).max().orElse(1);
         List<ServerReport.Result> results = new ArrayList<>();
         List<ServerReport.Timeline> timelines = new ArrayList<>();
+        // A constant capacity: the bound assumes one, so capacity changes do not apply here.
+        CapacitySchedule schedule = new CapacitySchedule(capacity, List.of());
         for (ServerSetup setup : this.properties.setupList()) {
+            // Before each setup, while the callee is idle: an external callee may have been left with another
+            // capacity, and one started with another latency than the bound assumes is refused before any front
+            // server starts.
+            this.calls.awaitIdleCallee(Duration.ofMinutes(2));
+            this.calls.scheduleCapacity(schedule, latency);
             Path samples = this.reportDir.resolve("front-" + setup.id() + ".csv");
             List<Window> windows = new ArrayList<>();
             List<ApacheBench.AbResult> runs = new ArrayList<>();

@@ -43,7 +43,8 @@ final class ServerComparison {
             failures); 'Non-2xx' counts 500 answers (a callee call failed, e.g. it timed out while queued at the \
             callee) and 503 answers (the inbound bulkhead rejected the request); 'No answer' counts the requests \
             that got no status at all. The inbound bulkhead sheds only when its limit plus its queue is smaller \
-            than the concurrency: virtual-inbound's queue is larger than the load, so it sheds nothing; \
+            than the concurrency: its max wait (inboundMaxWaitMs) is beyond the longest wait a request can have, \
+            so it times none out. virtual-inbound's queue is larger than the load, so it sheds nothing; \
             virtual-inbound-shed's queue is as large as its limit, so beyond twice the callee's capacity it answers \
             the rest at once with 503. 'Inbound 503' is what the bulkhead itself counted; they are not served \
             requests, but ab's times include them, so they lower that setup's mean. Live threads and heap are the \
@@ -86,6 +87,8 @@ final class ServerComparison {
         int maxConcurrency = this.properties.concurrency().stream().mapToInt(Integer::intValue).max().orElse(1);
         List<ServerReport.Result> results = new ArrayList<>();
         List<ServerReport.Timeline> timelines = new ArrayList<>();
+        Duration inboundMaxWait = ServerSetup.inboundMaxWait(capacity, maxConcurrency, CALLS_PER_REQUEST,
+                this.scenario.connectTimeout(), this.scenario.readTimeout());
         // A constant capacity: the bound assumes one, so capacity changes do not apply here.
         CapacitySchedule schedule = new CapacitySchedule(capacity, List.of());
         for (ServerSetup setup : this.properties.setupList()) {
@@ -98,7 +101,7 @@ final class ServerComparison {
             List<Window> windows = new ArrayList<>();
             List<ApacheBench.AbResult> runs = new ArrayList<>();
             try (FrontServer front = FrontServer.start(FRONT_JVM_ARGUMENTS,
-                    frontArguments(setup, capacity, maxConcurrency, samples),
+                    frontArguments(setup, capacity, maxConcurrency, inboundMaxWait, samples),
                     this.reportDir.resolve("front-" + setup.id() + ".log"), Duration.ofSeconds(120))) {
                 String url = front.baseUrl().resolve(setup.path()).toString();
                 for (int concurrency : this.properties.concurrency()) {
@@ -143,14 +146,16 @@ final class ServerComparison {
                 this.properties.levelDuration().toMillis(), this.properties.warmupRequests(),
                 this.properties.warmupDuration().toMillis(),
                 this.properties.concurrency(), this.properties.setupList().stream().map(ServerSetup::id).toList(),
-                Runtime.getRuntime().availableProcessors(), abVersion, FRONT_JVM_ARGUMENTS), results, timelines,
+                Runtime.getRuntime().availableProcessors(), abVersion, FRONT_JVM_ARGUMENTS, inboundMaxWait.toMillis()),
+                results, timelines,
                 NOTES);
         Path json = new ServerReportWriter().write(report, this.reportDir);
         this.console.println("Report: " + json.toAbsolutePath().getParent().resolve("report.html"));
         return json;
     }
 
-    private List<String> frontArguments(ServerSetup setup, int capacity, int maxConcurrency, Path samples) {
+    private List<String> frontArguments(ServerSetup setup, int capacity, int maxConcurrency, Duration inboundMaxWait,
+            Path samples) {
         List<String> arguments = new ArrayList<>();
         arguments.add("--loom.sample.callee.url=" + this.callee.baseUrl());
         arguments.add("--loom.sample.read-timeout=" + this.scenario.readTimeout().toMillis() + "ms");
@@ -160,7 +165,7 @@ final class ServerComparison {
         arguments.add("--loom.sample.server.samples=" + samples.toAbsolutePath());
         arguments.add("--server.tomcat.accept-count=4096");
         arguments.add("--management.endpoints.web.exposure.include=health");
-        arguments.addAll(setup.arguments(capacity, maxConcurrency));
+        arguments.addAll(setup.arguments(capacity, maxConcurrency, inboundMaxWait));
         return arguments;
     }
 

@@ -31,10 +31,12 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param cores processors available to this JVM
      * @param ab ab's version
      * @param frontJvmArguments options of the front servers' JVMs
+     * @param inboundMaxWaitMs the inbound bulkhead's max wait, beyond the longest wait a request can have at the
+     * highest level, so that it times no request out
      */
     public record Scenario(int calleeCapacity, long calleeLatencyMs, long readTimeoutMs, int callsPerRequest,
             int requests, long levelDurationMs, int warmupRequests, long warmupDurationMs, List<Integer> concurrency,
-            List<String> setups, int cores, String ab, List<String> frontJvmArguments) {
+            List<String> setups, int cores, String ab, List<String> frontJvmArguments, long inboundMaxWaitMs) {
     }
 
     /**
@@ -67,7 +69,8 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
      * @param inboundLimit requests the inbound bulkhead lets run at once; {@code null} without one
      * @param inboundQueueCapacity requests it lets wait; {@code null} without one
-     * @param inboundQueueHoldsLoad whether limit + queue capacity is at least the concurrency, so it sheds nothing;
+     * @param inboundQueueHoldsLoad whether limit + queue capacity is at least the concurrency, so it sheds nothing
+     * (its max wait, {@link Scenario#inboundMaxWaitMs()}, is beyond the longest wait a request can have);
      * {@code null} without an inbound bulkhead
      * @param inboundRejected requests the inbound bulkhead answered with {@code 503} during the run, as it counted
      * them (ab counts them among non-2xx)

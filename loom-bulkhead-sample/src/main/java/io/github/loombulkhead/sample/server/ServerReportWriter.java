@@ -78,7 +78,8 @@ final class ServerReportWriter {
         return requests + " at concurrency " + s.concurrency() + " against each front server ("
                 + String.join(", ", s.setups()) + ")" + warmup + "; every request makes " + s.callsPerRequest()
                 + " calls to a callee with " + s.calleeCapacity() + " workers that answers after " + s.calleeLatencyMs()
-                + " ms (read timeout " + s.readTimeoutMs() + " ms); " + s.cores() + " cores, ab " + s.ab()
+                + " ms (read timeout " + s.readTimeoutMs() + " ms); the inbound bulkhead's max wait "
+                + s.inboundMaxWaitMs() / 1000.0 + " s; " + s.cores() + " cores, ab " + s.ab()
                 + ", front JVM " + String.join(" ", s.frontJvmArguments()) + ".";
     }
 

@@ -103,6 +103,9 @@ class ServerComparisonTest {
                 "virtual-inbound-shed@30");
         assertThat(json.get("scenario").get("calleeLatencyMs").asLong()).isEqualTo(200);
         assertThat(json.get("scenario").get("calleeCapacity").asInt()).isEqualTo(CAPACITY);
+        // 30 requests at most, 10 at once, each two calls of at most 2 s + 3 s (connect and read timeouts): a request
+        // waits at most 3 x 10 s; twice that and 10 s.
+        assertThat(json.get("scenario").get("inboundMaxWaitMs").asLong()).isEqualTo(70_000);
     }
 
     @Test

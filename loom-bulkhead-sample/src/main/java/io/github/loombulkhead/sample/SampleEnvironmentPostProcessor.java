@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.sample.mode.Modes;
+import io.github.loombulkhead.sample.server.ServerCompareProperties;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -39,7 +40,13 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        SampleProperties properties = Binder.get(environment).bindOrCreate("loom.sample", SampleProperties.class);
+        Binder binder = Binder.get(environment);
+        SampleProperties properties = binder.bindOrCreate("loom.sample", SampleProperties.class);
+        if (properties.isServerCompare() && properties.role() == SampleProperties.Role.CALLER) {
+            // Checked here, before the context exists, so that a bad value exits with the bad-argument code as
+            // the loom.sample.* values do: failing while the context refreshes, it would exit with 1.
+            binder.bindOrCreate("loom.sample.server", ServerCompareProperties.class);
+        }
         Scenario scenario = Scenario.from(properties);
         Map<String, Object> defaults = new LinkedHashMap<>();
         if (properties.role() == SampleProperties.Role.CALLEE) {

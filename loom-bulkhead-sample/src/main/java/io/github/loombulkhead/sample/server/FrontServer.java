@@ -27,9 +27,12 @@ final class FrontServer implements AutoCloseable {
 
     private final ChildProcess child;
 
-    private FrontServer(Process process, int port) {
+    private final Path log;
+
+    private FrontServer(Process process, int port, Path log) {
         this.process = process;
         this.port = port;
+        this.log = log;
         this.child = new ChildProcess(process, "loom-sample-front", Duration.ofSeconds(15));
     }
 
@@ -54,7 +57,7 @@ final class FrontServer implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             // The front server gets its settings as arguments; the comparison's LOOM_SAMPLE_* variables are not for it.
             builder.environment().keySet().removeIf((name) -> name.startsWith("LOOM_SAMPLE_"));
-            FrontServer front = new FrontServer(builder.start(), port);
+            FrontServer front = new FrontServer(builder.start(), port, log);
             try {
                 front.awaitReady(startupTimeout, log);
             }
@@ -73,6 +76,24 @@ final class FrontServer implements AutoCloseable {
     /** Base URL, e.g. {@code http://127.0.0.1:41234}. */
     URI baseUrl() {
         return URI.create("http://" + LOOPBACK.getHostAddress() + ":" + this.port);
+    }
+
+    /** Its process id. */
+    long pid() {
+        return this.process.pid();
+    }
+
+    /**
+     * Checks that the front server still runs after {@code what} (e.g. {@code the level at concurrency 100}): one
+     * that ended answers no request, and ab, run with {@code -r}, would count its refused connections as completed.
+     * @throws IllegalStateException naming its exit code and quoting the end of its log
+     */
+    void requireAlive(String what) {
+        if (!this.process.isAlive()) {
+            throw new IllegalStateException("The front server ended with code " + this.process.exitValue()
+                    + " during " + what + "; the run stops, since its requests got no answer. Last lines of its log "
+                    + this.log + ":\n" + ChildProcess.tail(this.log, 20));
+        }
     }
 
     private void awaitReady(Duration timeout, Path log) {

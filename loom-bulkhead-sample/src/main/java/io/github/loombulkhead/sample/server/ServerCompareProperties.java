@@ -2,7 +2,9 @@ package io.github.loombulkhead.sample.server;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.github.loombulkhead.sample.SampleArgumentException;
 import org.jspecify.annotations.Nullable;
@@ -57,11 +59,24 @@ public record ServerCompareProperties(@DefaultValue({ "100", "1000" }) List<Inte
                     "loom.sample.server.warmup-requests must be 0 or more, but was " + warmupRequests);
         }
         if (setups != null) {
-            for (String setup : setups) {
-                if (ServerSetup.fromId(setup) == null) {
-                    throw new SampleArgumentException("loom.sample.server.setups contains unknown setup '" + setup
-                            + "'; valid setups: " + String.join(",", ServerSetup.ids()));
-                }
+            checkSetups(setups);
+        }
+    }
+
+    private static void checkSetups(List<String> setups) {
+        if (setups.isEmpty()) {
+            throw new SampleArgumentException("loom.sample.server.setups must name at least one setup, or be left out "
+                    + "to run all of them; valid setups: " + String.join(",", ServerSetup.ids()));
+        }
+        Set<String> seen = new HashSet<>();
+        for (String setup : setups) {
+            if (ServerSetup.fromId(setup) == null) {
+                throw new SampleArgumentException("loom.sample.server.setups contains unknown setup '" + setup
+                        + "'; valid setups: " + String.join(",", ServerSetup.ids()));
+            }
+            if (!seen.add(setup)) {
+                throw new SampleArgumentException("loom.sample.server.setups names '" + setup
+                        + "' twice; name each setup once");
             }
         }
     }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.github.loombulkhead.sample.CapacitySchedule;
 import io.github.loombulkhead.sample.Scenario;
 import io.github.loombulkhead.sample.client.CalleeCalls;
 import io.github.loombulkhead.sample.client.CalleeEndpoint;
@@ -19,8 +20,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The server comparison: with the callee running, starts one front-server JVM per setup, one after another,
- * drives it with ab at each concurrency level, reads the samples it took of itself, and writes the report.
+ * The server comparison: with the callee running, starts one front-server JVM per setup, one after another (having
+ * set the callee's workers to the scenario's capacity and checked its latency before each), drives it with ab at each
+ * concurrency level, reads the samples it took of itself, and writes the report.
  */
 final class ServerComparison {
 
@@ -35,14 +37,18 @@ final class ServerComparison {
             Little's-law bound: the requests a setup works on at once (ab's concurrency, or fewer when Tomcat's \
             threads or the inbound limit say so) over the time one request takes (two callee latencies, one when \
             the two calls run in parallel), capped by what the callee serves: capacity / (2 x latency). \
-            'Failed' counts connections and reads that failed (ab -r -l: answers of different lengths are not \
+            Req/s and 'of bound' count only the requests answered with a 2xx status (ab's own req/s counts every \
+            completed request, also one refused or closed without an answer). \
+            'Failed' counts ab's connect and read failures (ab -r -l: answers of different lengths are not \
             failures); 'Non-2xx' counts 500 answers (a callee call failed, e.g. it timed out while queued at the \
-            callee) and 503 answers (the inbound bulkhead rejected the request). The inbound bulkhead sheds only \
-            when its limit plus its queue is smaller than the concurrency: virtual-inbound's queue is larger than \
-            the load, so it sheds nothing; virtual-inbound-shed's queue is as large as its limit, so beyond twice \
-            the callee's capacity it answers the rest at once with 503. 'Inbound 503' is what the bulkhead itself \
-            counted; ab counts those quick answers as complete requests, so they raise that setup's req/s and lower \
-            its mean. Live threads and heap are the front JVM's, sampled from inside it; \
+            callee) and 503 answers (the inbound bulkhead rejected the request); 'No answer' counts the requests \
+            that got no status at all. The inbound bulkhead sheds only when its limit plus its queue is smaller \
+            than the concurrency: its max wait (inboundMaxWaitMs) is beyond the longest wait a request can have, \
+            so it times none out. virtual-inbound's queue is larger than the load, so it sheds nothing; \
+            virtual-inbound-shed's queue is as large as its limit, so beyond twice the callee's capacity it answers \
+            the rest at once with 503. 'Inbound 503' is what the bulkhead itself counted; they are not served \
+            requests, but ab's times include them, so they lower that setup's mean. Live threads and heap are the \
+            front JVM's, sampled from inside it; \
             'callee calls in flight' are the front's calls that have not yet been answered, including those \
             queued at the callee. CPU is a share of all cores: the front JVM's, and the whole machine's (ab, \
             callee, front and anything else running); a machine near 100 % caps every setup, whatever its bound.""";
@@ -81,12 +87,21 @@ final class ServerComparison {
         int maxConcurrency = this.properties.concurrency().stream().mapToInt(Integer::intValue).max().orElse(1);
         List<ServerReport.Result> results = new ArrayList<>();
         List<ServerReport.Timeline> timelines = new ArrayList<>();
+        Duration inboundMaxWait = ServerSetup.inboundMaxWait(capacity, maxConcurrency, CALLS_PER_REQUEST,
+                this.scenario.connectTimeout(), this.scenario.readTimeout());
+        // A constant capacity: the bound assumes one, so capacity changes do not apply here.
+        CapacitySchedule schedule = new CapacitySchedule(capacity, List.of());
         for (ServerSetup setup : this.properties.setupList()) {
+            // Before each setup, while the callee is idle: an external callee may have been left with another
+            // capacity, and one started with another latency than the bound assumes is refused before any front
+            // server starts.
+            this.calls.awaitIdleCallee(Duration.ofMinutes(2));
+            this.calls.scheduleCapacity(schedule, latency);
             Path samples = this.reportDir.resolve("front-" + setup.id() + ".csv");
             List<Window> windows = new ArrayList<>();
             List<ApacheBench.AbResult> runs = new ArrayList<>();
             try (FrontServer front = FrontServer.start(FRONT_JVM_ARGUMENTS,
-                    frontArguments(setup, capacity, maxConcurrency, samples),
+                    frontArguments(setup, capacity, maxConcurrency, inboundMaxWait, samples),
                     this.reportDir.resolve("front-" + setup.id() + ".log"), Duration.ofSeconds(120))) {
                 String url = front.baseUrl().resolve(setup.path()).toString();
                 for (int concurrency : this.properties.concurrency()) {
@@ -94,6 +109,7 @@ final class ServerComparison {
                     if (warmup > 0) {
                         this.calls.awaitIdleCallee(Duration.ofMinutes(2));
                         this.ab.run(url, warmup, concurrency, 30);
+                        front.requireAlive("the warm-up of " + setup.id() + " at concurrency " + concurrency);
                     }
                 }
                 for (int concurrency : this.properties.concurrency()) {
@@ -102,6 +118,7 @@ final class ServerComparison {
                     int requests = this.properties.requestsAt(setup, concurrency, capacity, latency);
                     ApacheBench.AbResult result = this.ab.run(url, requests, concurrency, 30);
                     long end = System.currentTimeMillis();
+                    front.requireAlive("the level of " + setup.id() + " at concurrency " + concurrency);
                     windows.add(new Window(concurrency, start, end));
                     runs.add(result);
                     // The counts of this run are final once the front server sampled itself after it.
@@ -129,14 +146,16 @@ final class ServerComparison {
                 this.properties.levelDuration().toMillis(), this.properties.warmupRequests(),
                 this.properties.warmupDuration().toMillis(),
                 this.properties.concurrency(), this.properties.setupList().stream().map(ServerSetup::id).toList(),
-                Runtime.getRuntime().availableProcessors(), abVersion, FRONT_JVM_ARGUMENTS), results, timelines,
+                Runtime.getRuntime().availableProcessors(), abVersion, FRONT_JVM_ARGUMENTS, inboundMaxWait.toMillis()),
+                results, timelines,
                 NOTES);
         Path json = new ServerReportWriter().write(report, this.reportDir);
         this.console.println("Report: " + json.toAbsolutePath().getParent().resolve("report.html"));
         return json;
     }
 
-    private List<String> frontArguments(ServerSetup setup, int capacity, int maxConcurrency, Path samples) {
+    private List<String> frontArguments(ServerSetup setup, int capacity, int maxConcurrency, Duration inboundMaxWait,
+            Path samples) {
         List<String> arguments = new ArrayList<>();
         arguments.add("--loom.sample.callee.url=" + this.callee.baseUrl());
         arguments.add("--loom.sample.read-timeout=" + this.scenario.readTimeout().toMillis() + "ms");
@@ -146,7 +165,7 @@ final class ServerComparison {
         arguments.add("--loom.sample.server.samples=" + samples.toAbsolutePath());
         arguments.add("--server.tomcat.accept-count=4096");
         arguments.add("--management.endpoints.web.exposure.include=health");
-        arguments.addAll(setup.arguments(capacity, maxConcurrency));
+        arguments.addAll(setup.arguments(capacity, maxConcurrency, inboundMaxWait));
         return arguments;
     }
 
@@ -156,8 +175,11 @@ final class ServerComparison {
         double bound = setup.littlesLawBound(concurrency, capacity, latency);
         Integer inboundLimit = (inboundQueue != null) ? capacity : null;
         Boolean holdsLoad = (inboundQueue != null) ? capacity + inboundQueue >= concurrency : null;
-        return new ServerReport.Result(setup.id(), concurrency, ab.complete(), ab.requestsPerSecond(), ab.meanMs(),
-                ab.timePerRequestMs(), ab.p50Ms(), ab.p99Ms(), ab.failed(), ab.non2xx(), bound, ab.requestsPerSecond() / bound,
+        // Only answers with a 2xx status count as served: ab's own req/s also counts the requests that got none.
+        double served = ab.answered2xxPerSecond();
+        return new ServerReport.Result(setup.id(), concurrency, ab.complete(), ab.answered2xx(), ab.unanswered(),
+                served, ab.meanMs(), ab.timePerRequestMs(), ab.p50Ms(), ab.p99Ms(), ab.failed(), ab.non2xx(), bound,
+                served / bound,
                 ab.durationMs(), points.stream().mapToInt(ServerReport.Point::liveThreads).max().orElse(0),
                 points.stream().mapToLong(ServerReport.Point::heapUsedBytes).max().orElse(0),
                 points.stream().mapToInt(ServerReport.Point::calleeInFlight).max().orElse(0),
@@ -206,10 +228,10 @@ final class ServerComparison {
 
     private static String line(ServerReport.Result r) {
         return String.format(Locale.ROOT,
-                "%-20s c=%-5d %7.1f req/s (bound %5.1f, %3.0f %%)  mean %7.1f ms  p50 %5d  p99 %5d  failed %d  "
-                        + "non-2xx %d  threads %d  callee in flight %d  CPU front %.0f %% machine %.0f %%%s",
+                "%-20s c=%-5d %7.1f req/s 2xx (bound %5.1f, %3.0f %%)  mean %7.1f ms  p50 %5d  p99 %5d  failed %d  "
+                        + "non-2xx %d  no answer %d  threads %d  callee in flight %d  CPU front %.0f %% machine %.0f %%%s",
                 r.setup(), r.concurrency(), r.requestsPerSecond(), r.littlesLawBound(),
-                r.littlesLawEfficiency() * 100, r.meanMs(), r.p50Ms(), r.p99Ms(), r.failed(), r.non2xx(),
+                r.littlesLawEfficiency() * 100, r.meanMs(), r.p50Ms(), r.p99Ms(), r.failed(), r.non2xx(), r.unanswered(),
                 r.peakLiveThreads(), r.peakCalleeInFlight(), r.meanFrontCpu() * 100, r.meanMachineCpu() * 100,
                 (r.inboundLimit() != null) ? "  inbound " + ServerReportWriter.inbound(r) : "");
     }

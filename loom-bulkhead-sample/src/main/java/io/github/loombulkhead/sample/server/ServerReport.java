@@ -31,10 +31,12 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param cores processors available to this JVM
      * @param ab ab's version
      * @param frontJvmArguments options of the front servers' JVMs
+     * @param inboundMaxWaitMs the inbound bulkhead's max wait, beyond the longest wait a request can have at the
+     * highest level, so that it times no request out
      */
     public record Scenario(int calleeCapacity, long calleeLatencyMs, long readTimeoutMs, int callsPerRequest,
             int requests, long levelDurationMs, int warmupRequests, long warmupDurationMs, List<Integer> concurrency,
-            List<String> setups, int cores, String ab, List<String> frontJvmArguments) {
+            List<String> setups, int cores, String ab, List<String> frontJvmArguments, long inboundMaxWaitMs) {
     }
 
     /**
@@ -42,17 +44,20 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      *
      * @param setup the setup's id
      * @param concurrency ab -c
-     * @param requests requests that got an answer
-     * @param requestsPerSecond as ab measured
+     * @param requests requests ab sent and completed (ab -n), answered or not
+     * @param served requests answered with a 2xx status
+     * @param unanswered requests that got no answer with a status (refused, reset, timed out, closed without a
+     * byte): {@code requests - served - non2xx}
+     * @param requestsPerSecond served requests per second: ab's req/s counts every completed request, answered or not
      * @param meanMs mean time of a request, from connect to its last byte
      * @param abTimePerRequestMs ab's "Time per request" (concurrency / requests per second), which the reference
      * quoted as mean latency; equal to the mean only in a steady state
      * @param p50Ms half of the requests were served within this
      * @param p99Ms 99 % were served within this
-     * @param failed requests that failed (connect, read, exception)
+     * @param failed ab's failures (connect, receive, exceptions; a request may count twice)
      * @param non2xx answers with a status outside 2xx (503 from the inbound bulkhead, 500 when a callee call failed)
      * @param littlesLawBound requests per second no run of this setup can exceed at this level
-     * @param littlesLawEfficiency requestsPerSecond / littlesLawBound
+     * @param littlesLawEfficiency requestsPerSecond / littlesLawBound: the share of the bound served with 2xx
      * @param durationMs time the run took
      * @param peakLiveThreads most live platform threads of the front JVM
      * @param peakHeapUsedBytes most heap in use in the front JVM
@@ -64,12 +69,14 @@ public record ServerReport(Scenario scenario, List<Result> server, List<Timeline
      * @param meanMachineCpu CPU the whole machine used during the run (ab, callee, front and anything else)
      * @param inboundLimit requests the inbound bulkhead lets run at once; {@code null} without one
      * @param inboundQueueCapacity requests it lets wait; {@code null} without one
-     * @param inboundQueueHoldsLoad whether limit + queue capacity is at least the concurrency, so it sheds nothing;
+     * @param inboundQueueHoldsLoad whether limit + queue capacity is at least the concurrency, so it sheds nothing
+     * (its max wait, {@link Scenario#inboundMaxWaitMs()}, is beyond the longest wait a request can have);
      * {@code null} without an inbound bulkhead
      * @param inboundRejected requests the inbound bulkhead answered with {@code 503} during the run, as it counted
      * them (ab counts them among non-2xx)
      */
-    public record Result(String setup, int concurrency, long requests, double requestsPerSecond, double meanMs,
+    public record Result(String setup, int concurrency, long requests, long served, long unanswered,
+            double requestsPerSecond, double meanMs,
             double abTimePerRequestMs, long p50Ms, long p99Ms, long failed, long non2xx, double littlesLawBound,
             double littlesLawEfficiency, long durationMs, int peakLiveThreads, long peakHeapUsedBytes,
             int peakCalleeInFlight, int peakInboundWaiting, int peakInboundActive, double meanFrontCpu,

@@ -26,7 +26,7 @@ final class ServerReportWriter {
 
     private static final List<Column> COLUMNS = List.of(new Column("Setup", ServerReport.Result::setup),
             new Column("Concurrency", (r) -> Integer.toString(r.concurrency())),
-            new Column("Req/s", (r) -> fixed(r.requestsPerSecond())),
+            new Column("Req/s (2xx)", (r) -> fixed(r.requestsPerSecond())),
             new Column("Little's-law bound", (r) -> fixed(r.littlesLawBound())),
             new Column("Of bound", (r) -> Math.round(r.littlesLawEfficiency() * 100) + " %"),
             new Column("Mean ms", (r) -> fixed(r.meanMs())),
@@ -34,6 +34,7 @@ final class ServerReportWriter {
             new Column("p99 ms", (r) -> Long.toString(r.p99Ms())),
             new Column("Failed", (r) -> Long.toString(r.failed())),
             new Column("Non-2xx", (r) -> Long.toString(r.non2xx())),
+            new Column("No answer", (r) -> Long.toString(r.unanswered())),
             new Column("Peak live threads", (r) -> Integer.toString(r.peakLiveThreads())),
             new Column("Peak heap MB", (r) -> Long.toString(r.peakHeapUsedBytes() / (1024 * 1024))),
             new Column("Peak callee calls in flight", (r) -> Integer.toString(r.peakCalleeInFlight())),
@@ -77,7 +78,8 @@ final class ServerReportWriter {
         return requests + " at concurrency " + s.concurrency() + " against each front server ("
                 + String.join(", ", s.setups()) + ")" + warmup + "; every request makes " + s.callsPerRequest()
                 + " calls to a callee with " + s.calleeCapacity() + " workers that answers after " + s.calleeLatencyMs()
-                + " ms (read timeout " + s.readTimeoutMs() + " ms); " + s.cores() + " cores, ab " + s.ab()
+                + " ms (read timeout " + s.readTimeoutMs() + " ms); the inbound bulkhead's max wait "
+                + s.inboundMaxWaitMs() / 1000.0 + " s; " + s.cores() + " cores, ab " + s.ab()
                 + ", front JVM " + String.join(" ", s.frontJvmArguments()) + ".";
     }
 

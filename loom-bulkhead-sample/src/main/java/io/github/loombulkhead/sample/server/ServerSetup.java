@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.github.loombulkhead.BulkheadConfig;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +44,9 @@ public enum ServerSetup {
     VIRTUAL_INBOUND_SHED("virtual-inbound-shed", "/api/front/sequential", 0, false,
             "--loom.bulkhead.server.enabled=true");
 
+    /** The inbound bulkhead's max wait unless set: {@code BulkheadConfig.DEFAULT_MAX_WAIT_DURATION}. */
+    private static final Duration DEFAULT_MAX_WAIT = BulkheadConfig.DEFAULT_MAX_WAIT_DURATION;
+
     private final String id;
 
     private final String path;
@@ -72,9 +76,10 @@ public enum ServerSetup {
 
     /**
      * The front JVM's arguments for a callee of {@code capacity} workers and a scenario of at most
-     * {@code maxConcurrency} concurrent requests.
+     * {@code maxConcurrency} concurrent requests; {@code inboundMaxWait} is the inbound bulkhead's max wait
+     * ({@link #inboundMaxWait}).
      */
-    public List<String> arguments(int capacity, int maxConcurrency) {
+    public List<String> arguments(int capacity, int maxConcurrency, Duration inboundMaxWait) {
         List<String> all = new ArrayList<>(this.arguments);
         if (this == VIRTUAL_BULKHEAD) {
             all.add("--loom.sample.limit=" + capacity);
@@ -84,8 +89,25 @@ public enum ServerSetup {
             // Each request makes one callee call at a time, so requests in flight = calls in flight.
             all.add("--loom.bulkhead.instances.server.max-concurrent-calls=" + capacity);
             all.add("--loom.bulkhead.instances.server.queue-capacity=" + queue);
+            all.add("--loom.bulkhead.instances.server.max-wait-duration=" + inboundMaxWait.toMillis() + "ms");
         }
         return all;
+    }
+
+    /**
+     * The inbound bulkhead's max wait, beyond the longest wait a request can have, so that the bulkhead times no
+     * request out and whether it sheds depends on its limit and queue alone. A request holds its permit for at most
+     * {@code callsPerRequest} calls, each ending by its connect and read timeouts; the limit is the callee's
+     * {@code capacity}, and at most {@code maxConcurrency} requests are ahead of one, so it waits at most
+     * {@code ceil(maxConcurrency / capacity)} such rounds. Twice that and 10 s more, at least the bulkhead's default
+     * of 60 s.
+     */
+    public static Duration inboundMaxWait(int capacity, int maxConcurrency, int callsPerRequest,
+            Duration connectTimeout, Duration readTimeout) {
+        long rounds = (maxConcurrency + (long) capacity - 1) / capacity;
+        Duration longest = connectTimeout.plus(readTimeout).multipliedBy(callsPerRequest).multipliedBy(rounds);
+        Duration maxWait = longest.multipliedBy(2).plusSeconds(10);
+        return (maxWait.compareTo(DEFAULT_MAX_WAIT) < 0) ? DEFAULT_MAX_WAIT : maxWait;
     }
 
     /** Whether the setup bounds requests with the inbound bulkhead (its limit is the callee's capacity). */

@@ -62,6 +62,20 @@ class CommandLineTest {
     }
 
     @Test
+    void badServerComparisonSettingIsRejectedWithTheBadArgumentCode() throws Exception {
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
+                List.of("--loom.sample.run=server-compare", "--loom.sample.server.setups=virtual,turbo",
+                        "--loom.sample.report-dir=" + this.directory.resolve("report")))) {
+            assertThat(sample.exitCode(TIMEOUT)).as(sample.output()).isEqualTo(SampleArgumentException.EXIT_CODE);
+            assertThat(sample.output()).contains("loom.sample.server.setups contains unknown setup 'turbo'; valid "
+                    + "setups: tomcat-20,tomcat-50,virtual,virtual-parallel,virtual-bulkhead,virtual-inbound,"
+                    + "virtual-inbound-shed")
+                .doesNotContain("Callee started");
+        }
+        assertThat(this.directory.resolve("report").resolve("callee.log")).doesNotExist();
+    }
+
+    @Test
     void capacityChangesOutOfOrderAreRejectedNamingTheEntry() throws Exception {
         try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
                 List.of("--loom.sample.run=compare", "--loom.sample.callee.capacity-changes=60@2s,200@1s"))) {

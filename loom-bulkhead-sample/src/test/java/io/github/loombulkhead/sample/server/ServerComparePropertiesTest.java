@@ -2,9 +2,14 @@ package io.github.loombulkhead.sample.server;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.github.loombulkhead.sample.SampleArgumentException;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -66,5 +71,38 @@ class ServerComparePropertiesTest {
         assertThatExceptionOfType(SampleArgumentException.class)
             .isThrownBy(() -> properties(1000, Duration.ofSeconds(10), 10, Duration.ofSeconds(-2)))
             .withMessageContaining("loom.sample.server.warmup-duration");
+    }
+
+    @Test
+    void anEmptySetupListIsRejectedAsTheModesAre() {
+        // --loom.sample.server.setups= binds to an empty list, which would run nothing and write an empty report.
+        assertThatExceptionOfType(BindException.class).isThrownBy(() -> bind(Map.of("loom.sample.server.setups", "")))
+            .havingRootCause()
+            .isInstanceOf(SampleArgumentException.class)
+            .withMessage("loom.sample.server.setups must name at least one setup, or be left out to run all of "
+                    + "them; valid setups: tomcat-20,tomcat-50,virtual,virtual-parallel,virtual-bulkhead,"
+                    + "virtual-inbound,virtual-inbound-shed");
+    }
+
+    @Test
+    void aSetupNamedTwiceIsRejected() {
+        // Run twice, the second run would overwrite the first one's samples and chart the same series twice.
+        assertThatExceptionOfType(BindException.class)
+            .isThrownBy(() -> bind(Map.of("loom.sample.server.setups", "virtual,tomcat-20,virtual")))
+            .havingRootCause()
+            .isInstanceOf(SampleArgumentException.class)
+            .withMessage("loom.sample.server.setups names 'virtual' twice; name each setup once");
+    }
+
+    @Test
+    void setupsRunInTheOrderNamedAndAllWhenLeftOut() {
+        assertThat(bind(Map.of("loom.sample.server.setups", "virtual-inbound,tomcat-20")).setupList())
+            .containsExactly(ServerSetup.VIRTUAL_INBOUND, ServerSetup.TOMCAT_20);
+        assertThat(bind(Map.of()).setupList()).containsExactly(ServerSetup.values());
+    }
+
+    private static ServerCompareProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("loom.sample.server",
+                ServerCompareProperties.class);
     }
 }

@@ -86,6 +86,10 @@ class ServerComparisonTest {
             }
             assertThat(row.get("requests").asLong()).isEqualTo(REQUESTS);
             assertThat(row.get("failed").asLong()).as("failed in %s", row).isZero();
+            assertThat(row.get("unanswered").asLong()).as("unanswered in %s", row).isZero();
+            // Every request was answered: with 2xx, or (shed) with 503.
+            assertThat(row.get("served").asLong() + row.get("non2xx").asLong()).as("answers in %s", row)
+                .isEqualTo(REQUESTS);
             if (!rows.getLast().equals("virtual-inbound-shed@30")) {
                 assertThat(row.get("non2xx").asLong()).as("non-2xx in %s", row).isZero();
             }
@@ -99,6 +103,9 @@ class ServerComparisonTest {
                 "virtual-inbound-shed@30");
         assertThat(json.get("scenario").get("calleeLatencyMs").asLong()).isEqualTo(200);
         assertThat(json.get("scenario").get("calleeCapacity").asInt()).isEqualTo(CAPACITY);
+        // 30 requests at most, 10 at once, each two calls of at most 2 s + 3 s (connect and read timeouts): a request
+        // waits at most 3 x 10 s; twice that and 10 s.
+        assertThat(json.get("scenario").get("inboundMaxWaitMs").asLong()).isEqualTo(70_000);
     }
 
     @Test
@@ -195,7 +202,7 @@ class ServerComparisonTest {
             List<WebElement> cells = virtual.findElements(By.tagName("td"));
             assertThat(cells.get(0).getText()).isEqualTo("virtual");
             assertThat(cells.get(3).getText()).isEqualTo("25.0");
-            assertThat(cells.get(13).getText()).isEqualTo(Integer.toString(at30.get("virtual").peakCalleeInFlight()));
+            assertThat(cells.get(14).getText()).isEqualTo(Integer.toString(at30.get("virtual").peakCalleeInFlight()));
             // One chart per measure and level, one line per setup that has samples.
             assertThat(driver.findElements(By.cssSelector("#charts svg"))).hasSize(10);
             assertThat(driver.findElements(

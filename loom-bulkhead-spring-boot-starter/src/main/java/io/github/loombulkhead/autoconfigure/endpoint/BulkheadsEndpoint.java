@@ -169,6 +169,10 @@ public class BulkheadsEndpoint {
         }
         String trimmed = value.trim();
         if (trimmed.matches("[-+]?\\d+")) {
+            if (trimmed.matches("[-+]?0+")) {
+                // As in the properties: 0 is 0 in any unit.
+                return Duration.ZERO;
+            }
             // Spring Boot would read it as milliseconds; someone meaning seconds would cut every wait a thousandfold.
             throw invalid("maxWaitDuration needs a unit (30s, 500ms, PT30S) but was '" + value + "'; nothing changed");
         }

@@ -173,6 +173,18 @@ class BulkheadsEndpointWriteAccessTest {
     }
 
     @Test
+    void aMaxWaitOfZeroNeedsNoUnitAsInTheProperties() {
+        try {
+            Response response = post("/bulkheads/y", "{\"maxWaitDuration\": 0}");
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(this.registry.bulkhead("y").getConfig().getMaxWaitDuration()).isZero();
+        }
+        finally {
+            this.registry.bulkhead("y").changeMaxWaitDuration(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
     void valuesThatAreNotNumbersOrDurationsAreRefusedByName() {
         assertThat(post("/bulkheads/y", "{\"maxWaitDuration\": \"10 seconds\"}").body())
             .contains("maxWaitDuration must be a duration such as");

@@ -40,6 +40,7 @@ class SampleEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordere
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        UnknownSampleArguments.check(environment, application.getClassLoader());
         Binder binder = Binder.get(environment);
         SampleProperties properties = binder.bindOrCreate("loom.sample", SampleProperties.class);
         if (properties.isServerCompare() && properties.role() == SampleProperties.Role.CALLER) {

@@ -50,6 +50,17 @@ class CommandLineTest {
     }
 
     @Test
+    void aMisspelledSettingIsRejectedNamingTheNearestOne() throws Exception {
+        try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
+                List.of("--loom.sample.run=compare", "--loom.sample.reqests=4000"))) {
+            assertThat(sample.exitCode(TIMEOUT)).as(sample.output()).isEqualTo(SampleArgumentException.EXIT_CODE);
+            assertThat(sample.output()).contains("--loom.sample.reqests sets nothing: there is no such setting; did you "
+                    + "mean --loom.sample.requests?")
+                .doesNotContain("Callee started");
+        }
+    }
+
+    @Test
     void unknownModeIsRejectedListingTheValidOnes() throws Exception {
         try (SampleProcess sample = SampleProcess.start(this.directory, NATIVE_MEMORY,
                 List.of("--loom.sample.run=compare", "--loom.sample.modes=thread-pool,turbo"))) {

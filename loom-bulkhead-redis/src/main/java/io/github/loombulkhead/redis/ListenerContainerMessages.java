@@ -22,8 +22,6 @@ final class ListenerContainerMessages implements LeaseMessages {
 
     private static final System.Logger logger = System.getLogger(ClusterBulkheads.class.getName());
 
-    private static final long RETRY_MILLIS = 500;
-
     private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -31,8 +29,7 @@ final class ListenerContainerMessages implements LeaseMessages {
     /** Guarded by lock: the subscriptions that failed so far, by channel, retried until they succeed. */
     private final Map<String, MessageListener> pending = new LinkedHashMap<>();
 
-    /** Written under lock; read by close without it, to end a retry's wait. */
-    private volatile Thread retrying;
+    private final SubscribeRetry retry = new SubscribeRetry(this.lock, () -> this.closed || retryPending());
 
     /** Set before the lock is taken at close, so a retry under way stops at once. */
     private volatile boolean closed;
@@ -58,46 +55,13 @@ final class ListenerContainerMessages implements LeaseMessages {
             }
             catch (RuntimeException ex) {
                 logger.log(Level.WARNING, "cannot subscribe to " + channel + " yet, polling meanwhile and trying again "
-                        + "every " + RETRY_MILLIS + " ms: " + ex);
+                        + "every " + SubscribeRetry.RETRY_MILLIS + " ms: " + ex);
                 this.pending.put(channel, listener);
-                retryLater();
+                this.retry.start();
             }
         }
         finally {
             this.lock.unlock();
-        }
-    }
-
-    /** Guarded by lock. */
-    private void retryLater() {
-        if (this.retrying == null) {
-            this.retrying = Thread.ofVirtual()
-                .name("loom-bulkhead-cluster-subscribe")
-                .inheritInheritableThreadLocals(false)
-                .start(this::retry);
-        }
-    }
-
-    private void retry() {
-        while (true) {
-            try {
-                Thread.sleep(RETRY_MILLIS);
-            }
-            catch (InterruptedException ex) {
-                // Interrupted by close only.
-                Thread.currentThread().interrupt();
-                return;
-            }
-            this.lock.lock();
-            try {
-                if (this.closed || retryPending()) {
-                    this.retrying = null;
-                    return;
-                }
-            }
-            finally {
-                this.lock.unlock();
-            }
         }
     }
 
@@ -129,11 +93,7 @@ final class ListenerContainerMessages implements LeaseMessages {
     @Override
     public void close() {
         this.closed = true;
-        Thread retry = this.retrying;
-        if (retry != null) {
-            // Ends a retry's wait (and a subscription attempt waiting for Redis), so close does not wait for it.
-            retry.interrupt();
-        }
+        this.retry.stop();
         this.lock.lock();
         try {
             this.pending.clear();

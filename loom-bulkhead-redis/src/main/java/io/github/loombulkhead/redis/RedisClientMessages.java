@@ -18,19 +18,16 @@ final class RedisClientMessages implements LeaseMessages {
 
     private static final System.Logger logger = System.getLogger(ClusterBulkheads.class.getName());
 
-    private static final long RETRY_MILLIS = 500;
-
     private final RedisClient client;
 
     private final Map<String, Consumer<String>> listeners = new ConcurrentHashMap<>();
 
     private final ReentrantLock lock = new ReentrantLock();
 
-    /** Guarded by lock. */
-    private StatefulRedisPubSubConnection<String, String> connection;
+    private final SubscribeRetry retry = new SubscribeRetry(this.lock, this::tryConnect);
 
     /** Guarded by lock. */
-    private Thread retrying;
+    private StatefulRedisPubSubConnection<String, String> connection;
 
     private volatile boolean closed;
 
@@ -47,7 +44,7 @@ final class RedisClientMessages implements LeaseMessages {
                 this.connection.async().subscribe(channel);
             }
             else if (!tryConnect()) {
-                retryLater();
+                this.retry.start();
             }
         }
         finally {
@@ -86,48 +83,12 @@ final class RedisClientMessages implements LeaseMessages {
         }
     }
 
-    /** Guarded by lock. */
-    private void retryLater() {
-        if (this.retrying != null) {
-            return;
-        }
-        this.retrying = Thread.ofVirtual()
-            .name("loom-bulkhead-cluster-subscribe")
-            .inheritInheritableThreadLocals(false)
-            .start(this::retry);
-    }
-
-    private void retry() {
-        boolean connected = false;
-        while (!connected && !this.closed) {
-            try {
-                Thread.sleep(RETRY_MILLIS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            this.lock.lock();
-            try {
-                connected = tryConnect();
-                if (connected) {
-                    this.retrying = null;
-                }
-            }
-            finally {
-                this.lock.unlock();
-            }
-        }
-    }
-
     @Override
     public void close() {
+        this.closed = true;
+        this.retry.stop();
         this.lock.lock();
         try {
-            this.closed = true;
-            if (this.retrying != null) {
-                this.retrying.interrupt();
-            }
             if (this.connection != null) {
                 this.connection.close();
             }

@@ -51,24 +51,52 @@ public final class MarkdownReport {
         this.adaptive = adaptive;
     }
 
-    /** Replaces the generated section of {@code page} (between the markers), or appends one; creates the page if absent. */
+    /**
+     * Replaces the generated section of {@code page} (between the markers), or appends one to a page that has no
+     * marker at all; creates the page if absent. Refuses a page whose markers are broken (see
+     * {@link #writeInto(Path, String, String, String)}).
+     */
     public static void writeInto(Path page, String generated) throws IOException {
         writeInto(page, generated, BEGIN, END);
     }
 
-    /** Replaces the section of {@code page} between the {@code beginMarker} and {@code endMarker} lines, or appends one. */
+    /**
+     * Replaces the section of {@code page} between the {@code beginMarker} and {@code endMarker} lines, or appends
+     * one when the page has neither marker. A page with exactly one begin marker followed by exactly one end marker
+     * is the only other page it writes: with a marker missing, duplicated or out of order it would append a second
+     * section, and the next run would replace everything from the old begin marker to the new end marker, the
+     * hand-written text between them included; it throws instead and leaves the page as it is.
+     *
+     * @throws IllegalStateException if the page's markers are not one begin marker followed by one end marker
+     */
     public static void writeInto(Path page, String generated, String beginMarker, String endMarker) throws IOException {
         String section = beginMarker + "\n\n" + generated.strip() + "\n\n" + endMarker;
         String text = Files.exists(page) ? Files.readString(page, StandardCharsets.UTF_8) : "# Benchmarks\n";
-        int begin = text.indexOf(beginMarker);
-        int end = text.indexOf(endMarker);
-        if (begin >= 0 && end > begin) {
-            text = text.substring(0, begin) + section + text.substring(end + endMarker.length());
-        }
-        else {
+        int begins = occurrences(text, beginMarker);
+        int ends = occurrences(text, endMarker);
+        if (begins == 0 && ends == 0) {
             text = text.stripTrailing() + "\n\n" + section + "\n";
         }
+        else {
+            int begin = text.indexOf(beginMarker);
+            int end = text.indexOf(endMarker);
+            if (begins != 1 || ends != 1 || end < begin + beginMarker.length()) {
+                throw new IllegalStateException("Not updating " + page + ": it must have exactly one line '"
+                        + beginMarker + "' followed by exactly one line '" + endMarker + "', but has " + begins
+                        + " begin and " + ends + " end marker(s)" + ((begins == 1 && ends == 1) ? ", the end first" : "")
+                        + "; fix the markers by hand (the generated section is everything between them), then run again");
+            }
+            text = text.substring(0, begin) + section + text.substring(end + endMarker.length());
+        }
         Files.writeString(page, text, StandardCharsets.UTF_8);
+    }
+
+    private static int occurrences(String text, String marker) {
+        int count = 0;
+        for (int at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length())) {
+            count++;
+        }
+        return count;
     }
 
     public String render() {

@@ -4,10 +4,13 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.openjdk.jmh.infra.Blackhole;
 
-/** The body of one short task: a little CPU, or a 1 ms park that frees the carrier thread like blocking I/O. */
+/** The body of one short task: a fixed amount of arithmetic, or a 1 ms park that frees the carrier thread like blocking I/O. */
 public enum Work {
 
-    /** About a microsecond of arithmetic ({@link Blackhole#consumeCPU(long)} with 1,000 tokens). */
+    /**
+     * {@link Blackhole#consumeCPU(long)} with 1,000 tokens: arithmetic whose time depends on the machine (about
+     * 2 µs on the 2-core machine of {@code docs/benchmarks.md}; the report derives it from a reference row).
+     */
     cpu {
         @Override
         public void run() {

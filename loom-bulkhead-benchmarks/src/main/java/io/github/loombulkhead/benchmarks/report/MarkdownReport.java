@@ -133,8 +133,11 @@ public final class MarkdownReport {
             }
             String tasks = baseline.get().param("tasks");
             line("### Burst throughput: " + String.format(java.util.Locale.ROOT, "%,d", Integer.parseInt(tasks)) + " tasks, limit 100, work = "
-                    + ("park".equals(work) ? "1 ms park" : "~1 µs CPU") + ", wait for all");
+                    + ("park".equals(work) ? "1 ms park" : "`Blackhole.consumeCPU(1000)`") + ", wait for all");
             line("");
+            if (!"park".equals(work)) {
+                cpuBodyCost(bench, work, Integer.parseInt(tasks));
+            }
             line("| mode | ms per burst | tasks/s | throughput vs baseline |");
             line("|---|---:|---:|---:|");
             for (Map.Entry<String, String> label : Labels.BURST.entrySet()) {
@@ -147,6 +150,21 @@ public final class MarkdownReport {
         }
     }
 
+    /**
+     * The cost of one CPU body on this machine, from the reference row in which {@code LIMIT} virtual threads loop
+     * over the bodies: {@code tasks} bodies on every CPU take the row's time, so one body costs about time × CPUs /
+     * tasks (a little less: the row also starts its threads and waits for them).
+     */
+    private void cpuBodyCost(String bench, String work, int tasks) {
+        this.jmh.find(bench, "referenceVirtualLoops", Map.of("work", work)).ifPresent((row) -> {
+            double micros = row.score() * 1000 * this.environment.cpus() / tasks;
+            line("One body costs about " + Format.number(micros) + " µs of CPU here: the virtual-thread reference row's "
+                    + "time × " + this.environment.cpus() + " CPUs / " + String.format(java.util.Locale.ROOT, "%,d", tasks)
+                    + " bodies (an upper bound: that row also starts and joins its threads).");
+            line("");
+        });
+    }
+
     private void overhead() {
         String bench = "UncontendedOverheadBenchmark";
         Optional<JmhRow> baseline = this.jmh.find(bench, "semaphoreBaseline", Map.of());
@@ -156,19 +174,30 @@ public final class MarkdownReport {
         Optional<JmhRow> proxy = this.jmh.find(bench, "springProxyOnly", Map.of());
         line("### Uncontended overhead: acquire + release with free permits, one thread");
         line("");
+        line("Net of the proxy: the row minus the pass-through proxy reference, ± √(e₁² + e₂²) from the two rows' "
+                + "errors; n/a where that error is larger than the difference, which then is not resolved.");
+        line("");
         line("| path | ns/op | × baseline | net of the proxy |");
         line("|---|---:|---:|---:|");
         for (Map.Entry<String, String> label : Labels.OVERHEAD.entrySet()) {
             this.jmh.find(bench, label.getKey(), Map.of()).ifPresent((row) -> {
                 String net = (Labels.PROXIED.contains(label.getKey()) && proxy.isPresent())
-                        ? Format.number(row.score() - proxy.get().score()) + " ns (" + Format
-                            .ratio((row.score() - proxy.get().score()) / baseline.get().score()) + ")"
-                        : "";
+                        ? netOfProxy(row, proxy.get(), baseline.get()) : "";
                 line("| " + label.getValue() + " | " + Format.withError(row.score(), row.error()) + " | "
                         + Format.ratio(row.score() / baseline.get().score()) + " | " + net + " |");
             });
         }
         line("");
+    }
+
+    /** {@code row} minus {@code proxy}, with the error of a difference, or n/a when that error exceeds it. */
+    static String netOfProxy(JmhRow row, JmhRow proxy, JmhRow baseline) {
+        double net = row.score() - proxy.score();
+        double error = Math.sqrt(row.error() * row.error() + proxy.error() * proxy.error());
+        if (!(error <= Math.abs(net))) {
+            return "n/a (" + Format.withError(net, error) + " ns)";
+        }
+        return Format.withError(net, error) + " ns (" + Format.ratio(net / baseline.score()) + ")";
     }
 
     private void http() {
@@ -178,7 +207,10 @@ public final class MarkdownReport {
         if (plain.isEmpty() || baseline.isEmpty()) {
             return;
         }
-        line("### HTTP path: one loopback `RestClient` call over HttpClient 5, single caller, one JMH fork per row");
+        int forks = this.environment.settings().forks();
+        line("### HTTP path: one loopback `RestClient` call over HttpClient 5, single caller, "
+                + ((forks == 0) ? "no JMH fork (in the suite's JVM)" : (forks == 1) ? "one JMH fork per row"
+                        : forks + " JMH forks per row"));
         line("");
         line("| client | p50 µs | p99 µs | mean µs | p50 added vs no limiter | p50 × baseline |");
         line("|---|---:|---:|---:|---:|---:|");

@@ -264,6 +264,10 @@ public final class MarkdownReport {
             line("### Memory per waiting task: " + String.format(java.util.Locale.ROOT, "%,d", group.getKey())
                     + " tasks waiting behind 100 busy permits (heap after full GC, SerialGC)");
             line("");
+            line("Time until all waiting is not one cost across modes: a queue entry waits as soon as `execute` "
+                    + "returns, so those rows are the submit loop and one check; a thread is polled every 10 ms with a "
+                    + "scan of every waiting thread's state, so those rows also hold up to 10 ms of polling and the scans.");
+            line("");
             line("| mode | bytes per waiting task | × baseline | time until all waiting | all ran after release |");
             line("|---|---:|---:|---:|---:|");
             for (Map.Entry<String, String> label : Labels.MEMORY.entrySet()) {

@@ -8,8 +8,8 @@ import org.openjdk.jmh.infra.Blackhole;
 public enum Work {
 
     /**
-     * {@link Blackhole#consumeCPU(long)} with 1,000 tokens: arithmetic whose time depends on the machine (about
-     * 2 µs on the 2-core machine of {@code docs/benchmarks.md}; the report derives it from a reference row).
+     * {@link Blackhole#consumeCPU(long)} with 1,000 tokens: a fixed amount of arithmetic whose time depends on the
+     * machine; the report derives it from the burst's reference row ({@code docs/benchmarks.md} quotes it).
      */
     cpu {
         @Override

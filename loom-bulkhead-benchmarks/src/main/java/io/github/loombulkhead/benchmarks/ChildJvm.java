@@ -31,18 +31,19 @@ final class ChildJvm {
         command.add(mainClass.getName());
         command.addAll(args);
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        StringBuilder result = new StringBuilder();
-        Thread reader = Thread.ofVirtual().start(() -> copyOutput(process, result));
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly().waitFor();
-            throw new IllegalStateException(mainClass.getSimpleName() + " " + args + " did not finish within " + timeout);
+        try (LiveChild child = LiveChild.register(process)) {
+            StringBuilder result = new StringBuilder();
+            Thread reader = Thread.ofVirtual().start(() -> copyOutput(process, result));
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(mainClass.getSimpleName() + " " + args + " did not finish within " + timeout);
+            }
+            reader.join();
+            if (process.exitValue() != 0 || result.isEmpty()) {
+                throw new IllegalStateException(mainClass.getSimpleName() + " " + args + " failed (exit code "
+                        + process.exitValue() + "); its error output is above");
+            }
+            return result.toString();
         }
-        reader.join();
-        if (process.exitValue() != 0 || result.isEmpty()) {
-            throw new IllegalStateException(mainClass.getSimpleName() + " " + args + " failed (exit code "
-                    + process.exitValue() + "); its error output is above");
-        }
-        return result.toString();
     }
 
     /** Echoes the child's output and keeps its last result line. */

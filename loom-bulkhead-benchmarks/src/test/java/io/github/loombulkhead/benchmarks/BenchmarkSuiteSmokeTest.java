@@ -154,7 +154,7 @@ class BenchmarkSuiteSmokeTest {
     void reportHasEveryTableWithTheBaselineAtOne() throws Exception {
         assertThat(Files.readString(OUT.resolve("benchmarks.md"))).isEqualTo(markdown);
         assertThat(markdown).contains("### Burst throughput: 500 tasks, limit 100, work = 1 ms park")
-            .contains("### Burst throughput: 500 tasks, limit 100, work = ~1 µs CPU")
+            .contains("### Burst throughput: 500 tasks, limit 100, work = `Blackhole.consumeCPU(1000)`")
             .contains("### Uncontended overhead")
             .contains("### HTTP path: one loopback")
             .contains("### HTTP path, interleaved: 2 rounds × 200 calls")

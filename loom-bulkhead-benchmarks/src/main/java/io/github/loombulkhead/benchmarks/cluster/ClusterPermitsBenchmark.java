@@ -79,9 +79,9 @@ public final class ClusterPermitsBenchmark {
             }
             ClusterConfig noLinger = ClusterConfig.custom().idleLinger(Duration.ZERO).build();
             try (Process cluster = new Process(redis.port, "latency-" + UUID.randomUUID(), noLinger)) {
-                cluster.roundTrips.clear();
+                // Only the round trips of the measured calls: the warm-up calls run back to back.
                 row("loom-bulkhead-redis, 50 ms idle between calls, idle-linger 0 (a lease per call)",
-                        latency(longIdleCalls, permit(cluster.bulkhead), 50));
+                        latency(longIdleCalls, permit(cluster.bulkhead), 50, cluster.roundTrips::clear));
                 long[] trips = cluster.roundTrips.stream().mapToLong(Long::longValue).sorted().toArray();
                 row("  of which one script call to Redis (acquire or release)", trips);
                 System.out.println("  Redis " + cluster.connectionFactory.getConnection().serverCommands().info("commandstats")
@@ -153,9 +153,19 @@ public final class ClusterPermitsBenchmark {
     }
 
     private static long[] latency(int calls, Call call, long idleMillis) throws Exception {
+        return latency(calls, call, idleMillis, () -> {
+        });
+    }
+
+    /**
+     * Makes {@code calls} warm-up calls back to back, runs {@code afterWarmUp}, then times {@code calls} calls with
+     * {@code idleMillis} between them; returns their sorted durations.
+     */
+    private static long[] latency(int calls, Call call, long idleMillis, Runnable afterWarmUp) throws Exception {
         for (int i = 0; i < calls; i++) {
             call.run();
         }
+        afterWarmUp.run();
         long[] nanos = new long[calls];
         for (int i = 0; i < calls; i++) {
             if (idleMillis > 0) {

@@ -5,12 +5,16 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 
+import io.github.loombulkhead.benchmarks.LiveChild;
+
 /** A {@code redis-server} without persistence on a free loopback port, stopped on close (only the process started here). */
 final class RedisProcess implements AutoCloseable {
 
     final int port;
 
     private final Process process;
+
+    private final LiveChild child;
 
     RedisProcess() throws IOException, InterruptedException {
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -25,6 +29,20 @@ final class RedisProcess implements AutoCloseable {
         catch (IOException ex) {
             throw new IOException("cannot start redis-server: install the Debian package 'redis-server'", ex);
         }
+        this.child = LiveChild.register(this.process);
+        boolean started = false;
+        try {
+            awaitPort();
+            started = true;
+        }
+        finally {
+            if (!started) {
+                this.child.close();
+            }
+        }
+    }
+
+    private void awaitPort() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try (Socket probe = new Socket("127.0.0.1", this.port)) {
@@ -34,7 +52,6 @@ final class RedisProcess implements AutoCloseable {
             }
             catch (IOException notYet) {
                 if (System.nanoTime() > deadline || !this.process.isAlive()) {
-                    this.process.destroyForcibly();
                     throw new IOException("redis-server did not start on port " + this.port, notYet);
                 }
                 Thread.sleep(10);
@@ -42,14 +59,9 @@ final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /** Stops redis-server; also when the closing thread is interrupted, which it keeps. */
     @Override
     public void close() {
-        this.process.destroyForcibly();
-        try {
-            this.process.waitFor(10, TimeUnit.SECONDS);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
+        this.child.close();
     }
 }

@@ -4,10 +4,13 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.openjdk.jmh.infra.Blackhole;
 
-/** The body of one short task: a little CPU, or a 1 ms park that frees the carrier thread like blocking I/O. */
+/** The body of one short task: a fixed amount of arithmetic, or a 1 ms park that frees the carrier thread like blocking I/O. */
 public enum Work {
 
-    /** About a microsecond of arithmetic ({@link Blackhole#consumeCPU(long)} with 1,000 tokens). */
+    /**
+     * {@link Blackhole#consumeCPU(long)} with 1,000 tokens: a fixed amount of arithmetic whose time depends on the
+     * machine; the report derives it from the burst's reference row ({@code docs/benchmarks.md} quotes it).
+     */
     cpu {
         @Override
         public void run() {

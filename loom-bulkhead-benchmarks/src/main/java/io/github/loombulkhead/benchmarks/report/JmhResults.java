@@ -19,6 +19,11 @@ public final class JmhResults {
         this.rows = List.copyOf(rows);
     }
 
+    /** Results made of {@code rows}, for tests of the report. */
+    static JmhResults of(List<JmhRow> rows) {
+        return new JmhResults(rows);
+    }
+
     /** Parses the files, in order, into one set of results; a missing file reads as no results. */
     public static JmhResults read(File... files) {
         List<JmhRow> rows = new ArrayList<>();

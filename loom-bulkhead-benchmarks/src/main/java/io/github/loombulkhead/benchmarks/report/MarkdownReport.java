@@ -51,24 +51,52 @@ public final class MarkdownReport {
         this.adaptive = adaptive;
     }
 
-    /** Replaces the generated section of {@code page} (between the markers), or appends one; creates the page if absent. */
+    /**
+     * Replaces the generated section of {@code page} (between the markers), or appends one to a page that has no
+     * marker at all; creates the page if absent. Refuses a page whose markers are broken (see
+     * {@link #writeInto(Path, String, String, String)}).
+     */
     public static void writeInto(Path page, String generated) throws IOException {
         writeInto(page, generated, BEGIN, END);
     }
 
-    /** Replaces the section of {@code page} between the {@code beginMarker} and {@code endMarker} lines, or appends one. */
+    /**
+     * Replaces the section of {@code page} between the {@code beginMarker} and {@code endMarker} lines, or appends
+     * one when the page has neither marker. A page with exactly one begin marker followed by exactly one end marker
+     * is the only other page it writes: with a marker missing, duplicated or out of order it would append a second
+     * section, and the next run would replace everything from the old begin marker to the new end marker, the
+     * hand-written text between them included; it throws instead and leaves the page as it is.
+     *
+     * @throws IllegalStateException if the page's markers are not one begin marker followed by one end marker
+     */
     public static void writeInto(Path page, String generated, String beginMarker, String endMarker) throws IOException {
         String section = beginMarker + "\n\n" + generated.strip() + "\n\n" + endMarker;
         String text = Files.exists(page) ? Files.readString(page, StandardCharsets.UTF_8) : "# Benchmarks\n";
-        int begin = text.indexOf(beginMarker);
-        int end = text.indexOf(endMarker);
-        if (begin >= 0 && end > begin) {
-            text = text.substring(0, begin) + section + text.substring(end + endMarker.length());
-        }
-        else {
+        int begins = occurrences(text, beginMarker);
+        int ends = occurrences(text, endMarker);
+        if (begins == 0 && ends == 0) {
             text = text.stripTrailing() + "\n\n" + section + "\n";
         }
+        else {
+            int begin = text.indexOf(beginMarker);
+            int end = text.indexOf(endMarker);
+            if (begins != 1 || ends != 1 || end < begin + beginMarker.length()) {
+                throw new IllegalStateException("Not updating " + page + ": it must have exactly one line '"
+                        + beginMarker + "' followed by exactly one line '" + endMarker + "', but has " + begins
+                        + " begin and " + ends + " end marker(s)" + ((begins == 1 && ends == 1) ? ", the end first" : "")
+                        + "; fix the markers by hand (the generated section is everything between them), then run again");
+            }
+            text = text.substring(0, begin) + section + text.substring(end + endMarker.length());
+        }
         Files.writeString(page, text, StandardCharsets.UTF_8);
+    }
+
+    private static int occurrences(String text, String marker) {
+        int count = 0;
+        for (int at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length())) {
+            count++;
+        }
+        return count;
     }
 
     public String render() {
@@ -105,8 +133,11 @@ public final class MarkdownReport {
             }
             String tasks = baseline.get().param("tasks");
             line("### Burst throughput: " + String.format(java.util.Locale.ROOT, "%,d", Integer.parseInt(tasks)) + " tasks, limit 100, work = "
-                    + ("park".equals(work) ? "1 ms park" : "~1 µs CPU") + ", wait for all");
+                    + ("park".equals(work) ? "1 ms park" : "`Blackhole.consumeCPU(1000)`") + ", wait for all");
             line("");
+            if (!"park".equals(work)) {
+                cpuBodyCost(bench, work, Integer.parseInt(tasks));
+            }
             line("| mode | ms per burst | tasks/s | throughput vs baseline |");
             line("|---|---:|---:|---:|");
             for (Map.Entry<String, String> label : Labels.BURST.entrySet()) {
@@ -119,6 +150,21 @@ public final class MarkdownReport {
         }
     }
 
+    /**
+     * The cost of one CPU body on this machine, from the reference row in which {@code LIMIT} virtual threads loop
+     * over the bodies: {@code tasks} bodies on every CPU take the row's time, so one body costs about time × CPUs /
+     * tasks (a little less: the row also starts its threads and waits for them).
+     */
+    private void cpuBodyCost(String bench, String work, int tasks) {
+        this.jmh.find(bench, "referenceVirtualLoops", Map.of("work", work)).ifPresent((row) -> {
+            double micros = row.score() * 1000 * this.environment.cpus() / tasks;
+            line("One body costs about " + Format.number(micros) + " µs of CPU here: the virtual-thread reference row's "
+                    + "time × " + this.environment.cpus() + " CPUs / " + String.format(java.util.Locale.ROOT, "%,d", tasks)
+                    + " bodies (an upper bound: that row also starts and joins its threads).");
+            line("");
+        });
+    }
+
     private void overhead() {
         String bench = "UncontendedOverheadBenchmark";
         Optional<JmhRow> baseline = this.jmh.find(bench, "semaphoreBaseline", Map.of());
@@ -128,19 +174,30 @@ public final class MarkdownReport {
         Optional<JmhRow> proxy = this.jmh.find(bench, "springProxyOnly", Map.of());
         line("### Uncontended overhead: acquire + release with free permits, one thread");
         line("");
+        line("Net of the proxy: the row minus the pass-through proxy reference, ± √(e₁² + e₂²) from the two rows' "
+                + "errors; n/a where that error is larger than the difference, which then is not resolved.");
+        line("");
         line("| path | ns/op | × baseline | net of the proxy |");
         line("|---|---:|---:|---:|");
         for (Map.Entry<String, String> label : Labels.OVERHEAD.entrySet()) {
             this.jmh.find(bench, label.getKey(), Map.of()).ifPresent((row) -> {
                 String net = (Labels.PROXIED.contains(label.getKey()) && proxy.isPresent())
-                        ? Format.number(row.score() - proxy.get().score()) + " ns (" + Format
-                            .ratio((row.score() - proxy.get().score()) / baseline.get().score()) + ")"
-                        : "";
+                        ? netOfProxy(row, proxy.get(), baseline.get()) : "";
                 line("| " + label.getValue() + " | " + Format.withError(row.score(), row.error()) + " | "
                         + Format.ratio(row.score() / baseline.get().score()) + " | " + net + " |");
             });
         }
         line("");
+    }
+
+    /** {@code row} minus {@code proxy}, with the error of a difference, or n/a when that error exceeds it. */
+    static String netOfProxy(JmhRow row, JmhRow proxy, JmhRow baseline) {
+        double net = row.score() - proxy.score();
+        double error = Math.sqrt(row.error() * row.error() + proxy.error() * proxy.error());
+        if (!(error <= Math.abs(net))) {
+            return "n/a (" + Format.withError(net, error) + " ns)";
+        }
+        return Format.withError(net, error) + " ns (" + Format.ratio(net / baseline.score()) + ")";
     }
 
     private void http() {
@@ -150,7 +207,10 @@ public final class MarkdownReport {
         if (plain.isEmpty() || baseline.isEmpty()) {
             return;
         }
-        line("### HTTP path: one loopback `RestClient` call over HttpClient 5, single caller, one JMH fork per row");
+        int forks = this.environment.settings().forks();
+        line("### HTTP path: one loopback `RestClient` call over HttpClient 5, single caller, "
+                + ((forks == 0) ? "no JMH fork (in the suite's JVM)" : (forks == 1) ? "one JMH fork per row"
+                        : forks + " JMH forks per row"));
         line("");
         line("| client | p50 µs | p99 µs | mean µs | p50 added vs no limiter | p50 × baseline |");
         line("|---|---:|---:|---:|---:|---:|");
@@ -203,6 +263,10 @@ public final class MarkdownReport {
             double baseline = (baselineRuns != null) ? mean(baselineRuns) : Double.NaN;
             line("### Memory per waiting task: " + String.format(java.util.Locale.ROOT, "%,d", group.getKey())
                     + " tasks waiting behind 100 busy permits (heap after full GC, SerialGC)");
+            line("");
+            line("Time until all waiting is not one cost across modes: a queue entry waits as soon as `execute` "
+                    + "returns, so those rows are the submit loop and one check; a thread is polled every 10 ms with a "
+                    + "scan of every waiting thread's state, so those rows also hold up to 10 ms of polling and the scans.");
             line("");
             line("| mode | bytes per waiting task | × baseline | time until all waiting | all ran after release |");
             line("|---|---:|---:|---:|---:|");

@@ -1,7 +1,7 @@
 -- Brings one process's leases up to date and hands free permits to waiting processes, round robin.
 -- KEYS: 1 limit, 2 held (hash process -> leases), 3 expiry (zset process -> expiry ms, Redis clock),
 --       4 want (hash process -> permits wanted), 5 queue (zset process -> turn), 6 pending (hash process ->
---       leases handed over since its last sync), 7 meta (hash: inflight, turn)
+--       leases handed over since its last sync), 7 meta (hash: settle, turn; inflight, written for inspection only)
 -- ARGV: 1 process, 2 leases it keeps, 3 more permits it wants, 4 lease duration ms, 5 limit if none is set,
 --       6 channel
 -- Returns: leases the process holds, leases held cluster-wide, limit, other processes waiting, processes alive,
@@ -20,22 +20,27 @@ if redis.call('EXISTS', KEYS[7]) == 0 then
     -- while processes may still run calls on their leases. Until every live process has renewed (within one lease),
     -- only what processes say they keep counts, and nothing new is granted: the first to ask would get permits
     -- still in use elsewhere.
-    redis.call('HSET', KEYS[7], 'inflight', 0, 'settle', now + lease)
+    redis.call('HSET', KEYS[7], 'settle', now + lease)
 end
 local settling = now < tonumber(redis.call('HGET', KEYS[7], 'settle') or '0')
-local inflight = tonumber(redis.call('HGET', KEYS[7], 'inflight') or '0')
 
 -- Whether processes waited before this sync: when none waits after it, those held to their fair share hear it.
 local queued = redis.call('ZCARD', KEYS[5])
 
 -- Processes that stopped renewing lose their leases.
 for _, dead in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
-    inflight = inflight - tonumber(redis.call('HGET', KEYS[2], dead) or '0')
     redis.call('HDEL', KEYS[2], dead)
     redis.call('HDEL', KEYS[4], dead)
     redis.call('HDEL', KEYS[6], dead)
     redis.call('ZREM', KEYS[5], dead)
     redis.call('ZREM', KEYS[3], dead)
+end
+
+-- The permits in use cluster-wide are the leases of the live processes, summed (O(processes), like the reaping):
+-- never a count kept beside them, which a key lost alone (an eviction, a DEL) would leave wrong for good.
+local inflight = 0
+for _, count in ipairs(redis.call('HVALS', KEYS[2])) do
+    inflight = inflight + tonumber(count)
 end
 
 -- The process keeps what it says it keeps, plus what was handed to it since it last looked: those count toward

@@ -1,0 +1,126 @@
+package io.github.loombulkhead.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Redis losing some or all keys of a bulkhead while processes hold permits (an eviction, a key deleted by hand, a
+ * restart without persistence): the bound holds, and no capacity is lost for good. Each test has its own redis-server.
+ */
+class ClusterLostStateTest {
+
+    private static final ClusterConfig SHORT_LEASE = ClusterConfig.custom().leaseDuration(Duration.ofMillis(600)).build();
+
+    private final List<Replica> replicas = new ArrayList<>();
+
+    private final List<Thread> callers = new ArrayList<>();
+
+    private RedisServer redis;
+
+    private String prefix;
+
+    @BeforeEach
+    void start() {
+        this.redis = RedisServer.start();
+        this.prefix = "test-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        this.replicas.forEach(Replica::close);
+        for (Thread caller : this.callers) {
+            caller.join(Duration.ofSeconds(10));
+        }
+        this.redis.stop();
+    }
+
+    private Replica replica(int limit, ClusterConfig config) {
+        Replica replica = new Replica(this.redis, this.prefix, "callee", limit, config);
+        this.replicas.add(replica);
+        return replica;
+    }
+
+    /** Starts {@code count} callers that each take a permit of {@code replica} and keep it; counts those that got one. */
+    private AtomicInteger callers(Replica replica, int count) {
+        AtomicInteger got = new AtomicInteger();
+        for (int i = 0; i < count; i++) {
+            this.callers.add(Thread.startVirtualThread(() -> {
+                try {
+                    replica.bulkhead.acquirePermit();
+                    got.incrementAndGet();
+                }
+                catch (RuntimeException ex) {
+                    // Rejected as shut-down when the replica closes.
+                }
+            }));
+        }
+        return got;
+    }
+
+    /** Deletes one key of the bulkhead, as an {@code allkeys-*} eviction policy or an operator may. */
+    private void delete(String part) {
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + this.redis.port());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            assertThat(connection.sync().del(this.prefix + ":{callee}:" + part)).as("keys deleted").isOne();
+        }
+        finally {
+            client.shutdown();
+        }
+    }
+
+    /** Waits until {@code replica} synced {@code syncs} more times with Redis. */
+    private static void awaitSyncs(Replica replica, int syncs) {
+        long from = replica.clusterBulkhead.getRenewalCount();
+        await().atMost(Duration.ofSeconds(10)).until(() -> replica.clusterBulkhead.getRenewalCount() >= from + syncs);
+    }
+
+    @Test
+    void theMetaKeyLostAloneGrantsNothingAboveTheLimit() {
+        Replica a = replica(4, SHORT_LEASE);
+        Replica b = replica(4, SHORT_LEASE);
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.acquirePermit(); // the whole limit in use in a until the end of the test
+        }
+        delete("meta");
+        AtomicInteger got = callers(b, 4);
+        // Past the settle period after the loss (one lease), with both processes renewing every 200 ms.
+        await().pollDelay(Duration.ofMillis(1500)).until(() -> true);
+        awaitSyncs(a, 2);
+        awaitSyncs(b, 2);
+        assertThat(4 + got.get()).as("permits in use across both processes, limit 4").isEqualTo(4);
+        assertThat(b.clusterBulkhead.getClusterInFlight()).isEqualTo(4);
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.onComplete(0);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> got.get() == 4);
+    }
+
+    @Test
+    void theHeldKeyLostAloneLosesNoCapacity() {
+        Replica a = replica(4, SHORT_LEASE);
+        Replica b = replica(4, SHORT_LEASE);
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.acquirePermit();
+        }
+        delete("held");
+        awaitSyncs(a, 2); // a claims its 4 permits again
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.onComplete(0); // all 4 free cluster-wide
+        }
+        AtomicInteger got = callers(b, 4);
+        await().atMost(Duration.ofSeconds(5)).until(() -> got.get() == 4);
+        assertThat(b.clusterBulkhead.getClusterInFlight()).isEqualTo(4);
+    }
+}

@@ -3,7 +3,7 @@
 --       4 want (hash process -> permits wanted), 5 queue (zset process -> turn), 6 pending (hash process ->
 --       leases handed over since its last sync), 7 meta (hash: settle, turn; inflight, written for inspection only)
 -- ARGV: 1 process, 2 leases it keeps, 3 more permits it wants, 4 lease duration ms, 5 limit if none is set,
---       6 channel
+--       6 channel, 7 settle period ms (how long a Redis that lost its state grants nothing new)
 -- Returns: leases the process holds, leases held cluster-wide, limit, other processes waiting, processes alive,
 --          fair share
 local time = redis.call('TIME')
@@ -17,10 +17,11 @@ end
 limit = tonumber(limit)
 if redis.call('EXISTS', KEYS[7]) == 0 then
     -- The meta hash is created when a process attaches: without it, Redis lost its state (a restart, a failover)
-    -- while processes may still run calls on their leases. Until every live process has renewed (within one lease),
-    -- only what processes say they keep counts, and nothing new is granted: the first to ask would get permits
-    -- still in use elsewhere.
-    redis.call('HSET', KEYS[7], 'settle', now + lease)
+    -- while processes may still run calls on their leases. Until every live process has renewed, only what processes
+    -- say they keep counts, and nothing new is granted: the first to ask would get permits still in use elsewhere.
+    -- The settle period is the caller's lease but at least twice the longest renewal period of any process (1 s),
+    -- so a process with a shorter lease than the others does not cut it short.
+    redis.call('HSET', KEYS[7], 'settle', now + tonumber(ARGV[7]))
 end
 local settling = now < tonumber(redis.call('HGET', KEYS[7], 'settle') or '0')
 

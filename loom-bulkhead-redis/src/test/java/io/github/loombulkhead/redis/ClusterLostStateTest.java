@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
@@ -69,6 +71,42 @@ class ClusterLostStateTest {
         return got;
     }
 
+    /**
+     * As {@link #callers}, each caller trying again while {@code replica} rejects it with {@code cluster-unavailable}
+     * (its fallback is {@code reject}: only permits leased from Redis count, never a local fallback share).
+     */
+    private AtomicInteger retryingCallers(Replica replica, int count) {
+        AtomicInteger got = new AtomicInteger();
+        for (int i = 0; i < count; i++) {
+            this.callers.add(Thread.startVirtualThread(() -> {
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (System.nanoTime() - deadline < 0) {
+                    try {
+                        replica.bulkhead.acquirePermit();
+                        got.incrementAndGet();
+                        return;
+                    }
+                    catch (BulkheadRejectedException ex) {
+                        if (ex.getReason() != RejectionReason.CLUSTER_UNAVAILABLE) {
+                            return; // shut-down when the replica closes
+                        }
+                        sleepMillis(10);
+                    }
+                }
+            }));
+        }
+        return got;
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Deletes one key of the bulkhead, as an {@code allkeys-*} eviction policy or an operator may. */
     private void delete(String part) {
         RedisClient client = RedisClient.create("redis://127.0.0.1:" + this.redis.port());
@@ -122,5 +160,46 @@ class ClusterLostStateTest {
         AtomicInteger got = callers(b, 4);
         await().atMost(Duration.ofSeconds(5)).until(() -> got.get() == 4);
         assertThat(b.clusterBulkhead.getClusterInFlight()).isEqualTo(4);
+    }
+
+    @Test
+    void aRestartedRedisWaitsForTheProcessesWithALongerLeaseThanTheFirstCallersBeforeItGrantsAnything() {
+        // A rolling deployment that shortens the lease: a renews every second (5 s lease), b every 100 ms (300 ms).
+        permitsInUseSurviveARestartEmpty(ClusterConfig.ofDefaults(),
+                ClusterConfig.custom().leaseDuration(Duration.ofMillis(300)).fallback(ClusterFallback.REJECT).build());
+    }
+
+    @Test
+    void aRestartedRedisWaitsForEveryProcessBeforeItGrantsAnythingWhenTheLeasesAreEqual() {
+        permitsInUseSurviveARestartEmpty(ClusterConfig.ofDefaults(),
+                ClusterConfig.custom().fallback(ClusterFallback.REJECT).build());
+    }
+
+    /**
+     * a uses the whole limit and b waits when Redis restarts empty, right after a renewed (so a renews next a whole
+     * renewal period later, while b asks for permits every 50 ms): b gets nothing until a gives its permits back.
+     */
+    private void permitsInUseSurviveARestartEmpty(ClusterConfig holder, ClusterConfig waiter) {
+        Replica a = replica(4, holder);
+        Replica b = replica(4, waiter);
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.acquirePermit(); // the whole limit in use in a until it gives it back below
+        }
+        AtomicInteger got = retryingCallers(b, 4);
+        await().atMost(Duration.ofSeconds(5)).until(() -> b.clusterBulkhead.getClusterInFlight() == 4
+                && b.clusterBulkhead.getProcessCount() == 2);
+        long renewals = a.clusterBulkhead.getRenewalCount();
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(2))
+            .until(() -> a.clusterBulkhead.getRenewalCount() > renewals);
+        this.redis.stop();
+        this.redis.restart();
+        // Past b's lease many times over, and past a's next renewals.
+        sleepMillis(3000);
+        awaitSyncs(a, 1);
+        assertThat(4 + got.get()).as("permits in use across both processes, limit 4").isEqualTo(4);
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.onComplete(0);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> got.get() == 4);
     }
 }

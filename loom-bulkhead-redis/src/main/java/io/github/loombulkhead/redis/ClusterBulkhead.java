@@ -643,8 +643,17 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.leasedAtFailure = this.initialized ? this.external.limit() : Integer.MAX_VALUE;
             this.shareAtFailure = localShare();
             this.mode = ClusterMode.FALLBACK;
-            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis unreachable, falling back to "
-                    + this.config.getFallback() + ": " + ex);
+            String rejection = rejection(ex);
+            if (rejection != null) {
+                // Redis answered: the keys hold what the scripts cannot use. Say what, and how to fix it.
+                logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis rejected the lease script: "
+                        + rejection + wrongTypeHint(rejection) + "; falling back to " + this.config.getFallback()
+                        + " until it is fixed");
+            }
+            else {
+                logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis unreachable, falling back to "
+                        + this.config.getFallback() + ": " + ex);
+            }
             this.listener.onModeChanged(this, ClusterMode.FALLBACK);
         }
         if (this.config.getFallback() == ClusterFallback.LOCAL) {
@@ -663,6 +672,29 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.external.shrinkTo(0);
             rejectWaiting();
         }
+    }
+
+    /**
+     * The error Redis replied with when {@code ex} comes from one (the script failed in Redis: Lettuce's or Jedis's
+     * exception for an error reply, also wrapped by Spring Data Redis), or null. By name: either client may be absent.
+     */
+    static String rejection(Throwable ex) {
+        int depth = 0;
+        for (Throwable cause = ex; cause != null && depth < 16; cause = cause.getCause(), depth++) {
+            for (Class<?> type = cause.getClass(); type != null; type = type.getSuperclass()) {
+                String name = type.getName();
+                if (name.equals("io.lettuce.core.RedisCommandExecutionException")
+                        || name.equals("redis.clients.jedis.exceptions.JedisDataException")) {
+                    return cause.getMessage();
+                }
+            }
+        }
+        return null;
+    }
+
+    private String wrongTypeHint(String rejection) {
+        return rejection.startsWith("WRONGTYPE") ? " (a key of bulkhead '" + getName() + "', " + this.leases.keyPattern()
+                + ", holds a value of another type than the lease scripts use: delete the bulkhead's keys)" : "";
     }
 
     private void recovered(long now) {

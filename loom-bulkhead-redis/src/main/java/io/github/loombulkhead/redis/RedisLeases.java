@@ -82,6 +82,11 @@ final class RedisLeases {
                 List.of(Integer.toString(limit), this.keys.channel()), waitMillis);
     }
 
+    /** The pattern of this bulkhead's keys, for a message. */
+    String keyPattern() {
+        return this.keys.limit().substring(0, this.keys.limit().length() - "limit".length()) + "*";
+    }
+
     String channel() {
         return this.keys.channel();
     }

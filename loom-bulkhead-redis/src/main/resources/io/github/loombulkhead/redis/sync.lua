@@ -9,12 +9,22 @@
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local me, keep, want, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local limit = redis.call('GET', KEYS[1])
+-- A limit written by hand that is no integer of at least 1 is an error naming the key, before anything changes.
+local limit = redis.pcall('GET', KEYS[1])
+if type(limit) == 'table' and limit.err then
+    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. ' is a ' .. redis.call('TYPE', KEYS[1]).ok
+        .. ', expected a string holding an integer of at least 1: delete it, or set it with changeLimit')
+end
 if not limit then
     redis.call('SET', KEYS[1], ARGV[5])
     limit = ARGV[5]
 end
-limit = tonumber(limit)
+local number = tonumber(limit)
+if not number or number < 1 or number ~= math.floor(number) then
+    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. " holds '" .. limit
+        .. "', expected an integer of at least 1: set it with changeLimit, or delete it")
+end
+limit = number
 if redis.call('EXISTS', KEYS[7]) == 0 then
     -- The meta hash is created when a process attaches: without it, Redis lost its state (a restart, a failover)
     -- while processes may still run calls on their leases. Until every live process has renewed, only what processes

@@ -382,6 +382,45 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void aLimitKeyThatIsNoIntegerIsLoggedAsRejectedByRedisNamingTheKeyAndTheProcessRecoversOnceItIsDeleted()
+            throws Exception {
+        Replica replica = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getRenewalCount() > 0);
+        String key = this.prefix + ":{callee}:limit";
+        try (LogCapture log = new LogCapture(ClusterBulkhead.class)) {
+            assertThat(this.redis.command("SET " + key + " x")).isEqualTo("+OK");
+            await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getErrorCount() > 0);
+            assertThat(replica.clusterBulkhead.getMode()).isEqualTo(ClusterMode.FALLBACK);
+            assertThat(log.records()).singleElement().satisfies((record) -> assertThat(record.getMessage())
+                .startsWith("Cluster bulkhead 'callee': Redis rejected the lease script: ERR the limit key " + key
+                        + " holds 'x', expected an integer of at least 1: set it with changeLimit, or delete it")
+                .endsWith("; falling back to LOCAL until it is fixed"));
+
+            assertThat(this.redis.command("DEL " + key)).isEqualTo(":1");
+            await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+            assertThat(this.redis.command("GET " + key)).isEqualTo("$1");
+        }
+    }
+
+    @Test
+    void limitKeysOfTheWrongTypeAreLoggedAsRejectedByRedisNamingTheKeyAlsoWhenAProcessAttaches() throws Exception {
+        Replica replica = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getRenewalCount() > 0);
+        String key = this.prefix + ":{callee}:limit";
+        String expected = "Redis rejected the lease script: ERR the limit key " + key + " is a hash, expected a string "
+                + "holding an integer of at least 1: delete it, or set it with changeLimit";
+        try (LogCapture log = new LogCapture(ClusterBulkhead.class)) {
+            assertThat(this.redis.command("DEL " + key)).isEqualTo(":1");
+            assertThat(this.redis.command("HSET " + key + " limit 5")).isEqualTo(":1");
+            await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getErrorCount() > 0);
+            // A process that attaches meanwhile: the script that reads the limit at attach says the same.
+            Replica late = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> late.clusterBulkhead.getErrorCount() > 0);
+            assertThat(log.records()).hasSize(2).allSatisfy((record) -> assertThat(record.getMessage()).contains(expected));
+        }
+    }
+
+    @Test
     void afterCloseCallsWaitingForALeaseAndCallsThatQueueLaterAreRejectedInsteadOfWaitingForever() throws Exception {
         Replica a = replica(1, ClusterConfig.ofDefaults());
         a.bulkhead.changeMaxWaitDuration(Duration.ofDays(1));

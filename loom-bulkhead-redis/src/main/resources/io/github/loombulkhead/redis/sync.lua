@@ -5,7 +5,8 @@
 -- ARGV: 1 process, 2 leases it keeps, 3 more permits it wants, 4 lease duration ms, 5 limit if none is set,
 --       6 channel, 7 settle period ms (how long a Redis that lost its state grants nothing new)
 -- Returns: leases the process holds, leases held cluster-wide, limit, other processes waiting, processes alive,
---          fair share
+--          fair share (the limit divided by the processes that hold or want permits, rounded down), the remainder
+--          of that division (permits that go round the waiting processes, one at a time, in turn)
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local me, keep, want, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -80,26 +81,37 @@ if (want == 0 or (inflight + want <= limit and not settling)) and redis.call('ZC
     if queued > 0 then
         redis.call('PUBLISH', ARGV[6], 'freed')
     end
-    return { held, inflight, limit, 0, redis.call('ZCARD', KEYS[3]), math.ceil(limit / math.max(1, redis.call('HLEN', KEYS[2]))) }
+    local holders = math.max(1, redis.call('HLEN', KEYS[2]))
+    local share = math.floor(limit / holders)
+    return { held, inflight, limit, 0, redis.call('ZCARD', KEYS[3]), share, limit - share * holders }
 end
 redis.call('HSET', KEYS[2], me, held)
 
 local newcomer = false
 if want > 0 then
     redis.call('HSET', KEYS[4], me, want)
-    if not redis.call('ZSCORE', KEYS[5], me) then
+    local queuedSince = redis.call('ZSCORE', KEYS[5], me)
+    if not queuedSince or held < old then
+        -- A process that gave permits back while it wants more (down to its fair share, after its turn with the
+        -- permit above it) waits behind the others: the permit goes to the process that waited longest.
         redis.call('ZADD', KEYS[5], redis.call('HINCRBY', KEYS[7], 'turn', 1), me)
-        newcomer = true
+        newcomer = not queuedSince
     end
 else
     redis.call('HDEL', KEYS[4], me)
     redis.call('ZREM', KEYS[5], me)
 end
 
--- Free permits go to waiting processes one at a time, in turn; a lone waiter takes them at once.
+-- Free permits go to waiting processes one at a time, in turn; a lone waiter takes them at once. A process that gives
+-- permits back now takes none of them while another waits.
+local gaveBack = held < old
 local handed = {}
 while inflight < limit and not settling do
-    local head = redis.call('ZRANGE', KEYS[5], 0, 0)[1]
+    local first = redis.call('ZRANGE', KEYS[5], 0, 1)
+    local head = first[1]
+    if head == me and gaveBack and first[2] then
+        head = first[2]
+    end
     if not head then
         break
     end
@@ -152,4 +164,5 @@ end
 if demanding == 0 then
     demanding = 1
 end
-return { held, inflight, limit, others, redis.call('ZCARD', KEYS[3]), math.ceil(limit / demanding) }
+local share = math.floor(limit / demanding)
+return { held, inflight, limit, others, redis.call('ZCARD', KEYS[3]), share, limit - share * demanding }

@@ -29,4 +29,8 @@ if meta ~= 'hash' and meta ~= 'none' then
     return redis.error_reply('ERR the key ' .. KEYS[3] .. ' is a ' .. meta .. ', expected a hash: delete it')
 end
 redis.call('HSETNX', KEYS[3], 'inflight', 0)
+-- A day after the last script call of any process, as sync.lua does.
+for _, key in ipairs(KEYS) do
+    redis.call('PEXPIRE', key, 86400000)
+end
 return number

@@ -1,7 +1,8 @@
 -- Brings one process's leases up to date and hands free permits to waiting processes, round robin.
 -- KEYS: 1 limit, 2 held (hash process -> leases), 3 expiry (zset process -> expiry ms, Redis clock),
 --       4 want (hash process -> permits wanted), 5 queue (zset process -> turn), 6 pending (hash process ->
---       leases handed over since its last sync), 7 meta (hash: settle, turn; inflight, written for inspection only)
+--       leases handed over since its last sync), 7 meta (hash: settle, turn; inflight, written for inspection only),
+--       8 configured limit
 -- ARGV: 1 process, 2 leases it keeps, 3 more permits it wants, 4 lease duration ms, 5 limit if none is set,
 --       6 channel, 7 settle period ms (how long a Redis that lost its state grants nothing new)
 -- Returns: leases the process holds, leases held cluster-wide, limit, other processes waiting, processes alive,
@@ -10,6 +11,14 @@
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local me, keep, want, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+
+-- Every key of the bulkhead expires a day after the last script call of any process, so a bulkhead nobody uses any
+-- more leaves nothing behind (a lost meta key after a day without calls only means a settle period).
+local function touch()
+    for _, key in ipairs(KEYS) do
+        redis.call('PEXPIRE', key, 86400000)
+    end
+end
 -- A limit written by hand that is no integer of at least 1 is an error naming the key, before anything changes.
 local limit = redis.pcall('GET', KEYS[1])
 if type(limit) == 'table' and limit.err then
@@ -83,6 +92,7 @@ if (want == 0 or (inflight + want <= limit and not settling)) and redis.call('ZC
     end
     local holders = math.max(1, redis.call('HLEN', KEYS[2]))
     local share = math.floor(limit / holders)
+    touch()
     return { held, inflight, limit, 0, redis.call('ZCARD', KEYS[3]), share, limit - share * holders }
 end
 redis.call('HSET', KEYS[2], me, held)
@@ -165,4 +175,5 @@ if demanding == 0 then
     demanding = 1
 end
 local share = math.floor(limit / demanding)
+touch()
 return { held, inflight, limit, others, redis.call('ZCARD', KEYS[3]), share, limit - share * demanding }

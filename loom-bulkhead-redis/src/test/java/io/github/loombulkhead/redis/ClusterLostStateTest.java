@@ -202,4 +202,34 @@ class ClusterLostStateTest {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> got.get() == 4);
     }
+
+    @Test
+    void everyKeyOfABulkheadExpiresADayAfterTheLastScriptCall() {
+        Replica a = replica(2, SHORT_LEASE);
+        Replica b = replica(2, SHORT_LEASE);
+        a.bulkhead.acquirePermit();
+        a.bulkhead.acquirePermit();
+        AtomicInteger got = callers(b, 1); // b waits: its want and its turn in the queue are stored too
+        await().atMost(Duration.ofSeconds(5)).until(() -> b.clusterBulkhead.getRenewalCount() > 1);
+        awaitSyncs(a, 1);
+        awaitSyncs(b, 1);
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + this.redis.port());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            List<String> keys = connection.sync().keys(this.prefix + ":*");
+            assertThat(keys).contains(this.prefix + ":{callee}:limit", this.prefix + ":{callee}:configured-limit",
+                    this.prefix + ":{callee}:meta", this.prefix + ":{callee}:held", this.prefix + ":{callee}:expiry",
+                    this.prefix + ":{callee}:want", this.prefix + ":{callee}:queue");
+            long day = Duration.ofDays(1).toMillis();
+            for (String key : keys) {
+                assertThat(connection.sync().pttl(key)).as("milliseconds %s has to live", key)
+                    .isBetween(day - Duration.ofMinutes(1).toMillis(), day);
+            }
+        }
+        finally {
+            client.shutdown();
+        }
+        assertThat(got).hasValue(0);
+        a.bulkhead.onComplete(0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> got.get() == 1);
+    }
 }

@@ -1,7 +1,8 @@
 -- Brings one process's leases up to date and hands free permits to waiting processes, round robin.
 -- KEYS: 1 limit, 2 held (hash process -> leases), 3 expiry (zset process -> expiry ms, Redis clock),
 --       4 want (hash process -> permits wanted), 5 queue (zset process -> turn), 6 pending (hash process ->
---       leases handed over since its last sync), 7 meta (hash: settle, turn; inflight, written for inspection only),
+--       leases handed over since its last sync), 7 meta (hash: settle, turn, now (of the last call); inflight, written
+--       for inspection only),
 --       8 configured limit
 -- ARGV: 1 process, 2 leases it keeps, 3 more permits it wants, 4 lease duration ms, 5 limit if none is set,
 --       6 channel, 7 settle period ms (how long a Redis that lost its state grants nothing new)
@@ -42,7 +43,25 @@ if redis.call('EXISTS', KEYS[7]) == 0 then
     -- The settle period is the caller's lease but at least twice the longest renewal period of any process (1 s),
     -- so a process with a shorter lease than the others does not cut it short.
     redis.call('HSET', KEYS[7], 'settle', now + tonumber(ARGV[7]))
+else
+    -- Leases expire by Redis's clock. Between two script calls it moves forward by less than a second while processes
+    -- hold permits (each renews at least once a second); a step backwards, or forwards by more than twice that, is
+    -- Redis's clock being set (or a failover to a replica whose clock differs), or every process losing Redis for a
+    -- while. The leases keep what they had left, instead of being reaped at once (a step forwards) or living on (a
+    -- step backwards); after a step forwards nothing new is granted until every process renewed, as after a restart.
+    local last = tonumber(redis.call('HGET', KEYS[7], 'now') or '')
+    local jump = last and (now - last) or 0
+    if jump < 0 or (jump > 2000 and redis.call('HLEN', KEYS[2]) > 0) then
+        local expiries = redis.call('ZRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+        for i = 1, #expiries, 2 do
+            redis.call('ZADD', KEYS[3], tonumber(expiries[i + 1]) + jump, expiries[i])
+        end
+        if jump > 0 then
+            redis.call('HSET', KEYS[7], 'settle', now + tonumber(ARGV[7]))
+        end
+    end
 end
+redis.call('HSET', KEYS[7], 'now', now)
 local settling = now < tonumber(redis.call('HGET', KEYS[7], 'settle') or '0')
 
 -- Whether processes waited before this sync: when none waits after it, those held to their fair share hear it.

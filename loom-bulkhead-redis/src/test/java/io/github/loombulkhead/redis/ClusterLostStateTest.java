@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.RejectionReason;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -231,5 +232,40 @@ class ClusterLostStateTest {
         assertThat(got).hasValue(0);
         a.bulkhead.onComplete(0);
         await().atMost(Duration.ofSeconds(5)).until(() -> got.get() == 1);
+    }
+
+    @Test
+    void aStepForwardOfRedisClocksReapsNoLiveProcessAndGrantsNothingUntilTheProcessesRenewed() {
+        Replica a = replica(4, ClusterConfig.ofDefaults());
+        Replica b = replica(4, ClusterConfig.ofDefaults());
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.acquirePermit(); // the whole limit in use in a until it gives it back below
+        }
+        AtomicInteger got = callers(b, 4);
+        await().atMost(Duration.ofSeconds(5)).until(() -> b.clusterBulkhead.getClusterInFlight() == 4
+                && b.clusterBulkhead.getProcessCount() == 2);
+        // What Redis's clock set a minute ahead looks like to the scripts: every expiry, and the time of the last
+        // script call, a minute earlier than the clock now.
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + this.redis.port());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.sync().eval("""
+                    for _, process in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+                        redis.call('ZINCRBY', KEYS[1], -60000, process)
+                    end
+                    redis.call('HINCRBY', KEYS[2], 'now', -60000)
+                    return 1""", ScriptOutputType.INTEGER, this.prefix + ":{callee}:expiry", this.prefix + ":{callee}:meta");
+        }
+        finally {
+            client.shutdown();
+        }
+        sleepMillis(3000);
+        awaitSyncs(a, 1);
+        awaitSyncs(b, 1);
+        assertThat(4 + got.get()).as("permits in use across both processes, limit 4").isEqualTo(4);
+        assertThat(b.clusterBulkhead.getProcessCount()).isEqualTo(2);
+        for (int i = 0; i < 4; i++) {
+            a.bulkhead.onComplete(0);
+        }
+        await().atMost(Duration.ofSeconds(15)).until(() -> got.get() == 4);
     }
 }

@@ -24,7 +24,9 @@ import io.github.loombulkhead.RejectionReason;
  * twice; one script call of a bulkhead is under way at a time, whoever sent it.
  *
  * <p>When other processes wait, a process keeps at most its fair share (the limit divided by the processes that hold
- * or want permits); a released lease goes to the waiting processes in turn. Modes: {@code CLUSTER -> FALLBACK ->
+ * or want permits, rounded down) and asks for one permit more: the permits above the shares go to the waiting
+ * processes in turn, each for one call, so under equal demand each process gets the same part of the limit over time,
+ * also when there are more processes than permits. Modes: {@code CLUSTER -> FALLBACK ->
  * CLUSTER} as Redis goes away and comes back; see {@link ClusterFallback}.
  */
 public final class ClusterBulkhead implements AutoCloseable {
@@ -388,7 +390,7 @@ public final class ClusterBulkhead implements AutoCloseable {
             return false;
         }
         // Re-read under the flag: the governor may have synced since.
-        int want = Math.min(this.external.waiting(), cap(now));
+        int want = Math.min(this.external.waiting(), cap(now, true));
         if (this.held != 0 || this.external.limit() != 0 || this.mode != ClusterMode.CLUSTER || want <= 0 || this.closed) {
             this.calling.set(false);
             return false;
@@ -476,12 +478,15 @@ public final class ClusterBulkhead implements AutoCloseable {
         // as calls ran or waited at once lately, not since a burst long past.
         boolean linger = this.mode == ClusterMode.CLUSTER && now - this.lastBusy < this.lingerNanos
                 && (last == null || last.othersWaiting() == 0);
-        int target = Math.min(linger ? Math.max(demand, Math.min(limitNow, recent)) : demand, cap(now));
+        int desired = linger ? Math.max(demand, Math.min(limitNow, recent)) : demand;
+        int target = Math.min(desired, cap(now));
         // Never less than what may be in use: calls that got a permit before a shrink keep theirs. In fallback the
         // local share stays in force while retrying, and all of it is claimed when Redis answers.
         int keep = (this.mode == ClusterMode.FALLBACK) ? Math.max(limitNow, this.external.active())
                 : this.external.shrinkTo(Math.min(target, limitNow));
-        int want = Math.max(0, target - keep);
+        // While others wait, one permit above the fair share is asked for (when the limit does not divide evenly): it
+        // comes in turn, for one call.
+        int want = Math.max(0, Math.min(desired, cap(now, true)) - keep);
         boolean remoteChange = this.remote.getAndSet(false);
         boolean due = this.mode == ClusterMode.FALLBACK || keep != this.held || want > this.lastWant || remoteChange
                 || now - this.lastSync >= renewNanos || (want > 0 && now - this.lastSync >= POLL_NANOS);
@@ -558,12 +563,19 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.state = reply;
         applyLimit(reply.limit());
         // Once closed, a lease granted now is for no call: the governor's last sync gives it back.
-        int usable = this.closed ? 0 : Math.min(reply.held(), cap(now));
+        int share = cap(now);
+        int usable = this.closed ? 0 : Math.min(reply.held(), cap(now, true));
         if (usable > this.external.limit()) {
             this.external.grow(usable);
         }
         else if (usable < this.external.limit()) {
             this.external.shrinkTo(usable);
+            signal();
+        }
+        if (usable > share) {
+            // The permit above the fair share, granted in turn while others wait: it went to a waiting call, and goes
+            // back when that call ends instead of passing to the next one here.
+            this.external.shrinkTo(share);
             signal();
         }
     }
@@ -606,10 +618,19 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     /** The most permits this process may use now: its fair share while others wait or while settling after a fallback. */
     private int cap(long now) {
+        return cap(now, false);
+    }
+
+    /**
+     * As {@link #cap(long)}; {@code inTurn}: with the one permit above the fair share that a process may ask for, and
+     * use for one call, while others wait and the limit does not divide evenly among the processes (the remainder goes
+     * round the waiting processes that way).
+     */
+    private int cap(long now, boolean inTurn) {
         LeaseState last = this.state;
         int cap = this.limit;
         if (last != null && last.othersWaiting() > 0) {
-            cap = Math.min(cap, last.fairShare());
+            cap = Math.min(cap, last.fairShare() + ((inTurn && last.remainder() > 0) ? 1 : 0));
         }
         if (now - this.settleUntil < 0) {
             // A Redis that restarted has seen only some of the processes yet: keep the share from before.
@@ -643,8 +664,17 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.leasedAtFailure = this.initialized ? this.external.limit() : Integer.MAX_VALUE;
             this.shareAtFailure = localShare();
             this.mode = ClusterMode.FALLBACK;
-            logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis unreachable, falling back to "
-                    + this.config.getFallback() + ": " + ex);
+            String rejection = rejection(ex);
+            if (rejection != null) {
+                // Redis answered: the keys hold what the scripts cannot use. Say what, and how to fix it.
+                logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis rejected the lease script: "
+                        + rejection + wrongTypeHint(rejection) + "; falling back to " + this.config.getFallback()
+                        + " until it is fixed");
+            }
+            else {
+                logger.log(Level.WARNING, () -> "Cluster bulkhead '" + getName() + "': Redis unreachable, falling back to "
+                        + this.config.getFallback() + ": " + ex);
+            }
             this.listener.onModeChanged(this, ClusterMode.FALLBACK);
         }
         if (this.config.getFallback() == ClusterFallback.LOCAL) {
@@ -663,6 +693,29 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.external.shrinkTo(0);
             rejectWaiting();
         }
+    }
+
+    /**
+     * The error Redis replied with when {@code ex} comes from one (the script failed in Redis: Lettuce's or Jedis's
+     * exception for an error reply, also wrapped by Spring Data Redis), or null. By name: either client may be absent.
+     */
+    static String rejection(Throwable ex) {
+        int depth = 0;
+        for (Throwable cause = ex; cause != null && depth < 16; cause = cause.getCause(), depth++) {
+            for (Class<?> type = cause.getClass(); type != null; type = type.getSuperclass()) {
+                String name = type.getName();
+                if (name.equals("io.lettuce.core.RedisCommandExecutionException")
+                        || name.equals("redis.clients.jedis.exceptions.JedisDataException")) {
+                    return cause.getMessage();
+                }
+            }
+        }
+        return null;
+    }
+
+    private String wrongTypeHint(String rejection) {
+        return rejection.startsWith("WRONGTYPE") ? " (a key of bulkhead '" + getName() + "', " + this.leases.keyPattern()
+                + ", holds a value of another type than the lease scripts use: delete the bulkhead's keys)" : "";
     }
 
     private void recovered(long now) {

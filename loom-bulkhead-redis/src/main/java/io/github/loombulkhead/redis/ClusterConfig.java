@@ -18,6 +18,9 @@ public final class ClusterConfig {
 
     private static final Duration MIN_LEASE_DURATION = Duration.ofMillis(300);
 
+    /** The longest time between two renewals of any process, whatever its lease. */
+    static final Duration MAX_RENEW_PERIOD = Duration.ofSeconds(1);
+
     private final Duration leaseDuration;
 
     private final Duration idleLinger;
@@ -60,7 +63,18 @@ public final class ClusterConfig {
     /** How often a process renews its leases (and reaps those of dead processes): a third of the lease, at most 1 s. */
     Duration renewPeriod() {
         Duration third = this.leaseDuration.dividedBy(3);
-        return (third.compareTo(Duration.ofSeconds(1)) < 0) ? third : Duration.ofSeconds(1);
+        return (third.compareTo(MAX_RENEW_PERIOD) < 0) ? third : MAX_RENEW_PERIOD;
+    }
+
+    /**
+     * How long a Redis that lost its state grants nothing new after this process's script call found it so: until
+     * every live process has renewed and claimed what it uses. Any process renews at least every
+     * {@link #MAX_RENEW_PERIOD}, whatever its lease, so twice that (a second for its client to reach the restarted
+     * Redis) covers processes with a longer lease than this one; and never less than this process's own lease.
+     */
+    Duration settlePeriod() {
+        Duration floor = MAX_RENEW_PERIOD.multipliedBy(2);
+        return (this.leaseDuration.compareTo(floor) > 0) ? this.leaseDuration : floor;
     }
 
     @Override

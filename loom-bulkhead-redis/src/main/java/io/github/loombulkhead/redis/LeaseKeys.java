@@ -16,6 +16,6 @@ record LeaseKeys(String limit, String configured, String held, String expiry, St
     }
 
     List<String> sync() {
-        return List.of(this.limit, this.held, this.expiry, this.want, this.queue, this.pending, this.meta);
+        return List.of(this.limit, this.held, this.expiry, this.want, this.queue, this.pending, this.meta, this.configured);
     }
 }

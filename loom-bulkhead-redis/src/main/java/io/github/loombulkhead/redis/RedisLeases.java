@@ -20,12 +20,15 @@ final class RedisLeases {
 
     private final String leaseMillis;
 
+    private final String settleMillis;
+
     RedisLeases(ScriptRunner scripts, LeaseKeys keys, String process, ClusterConfig config) {
         this.scripts = scripts;
         this.keys = keys;
         this.syncKeys = keys.sync();
         this.process = process;
         this.leaseMillis = Long.toString(config.getLeaseDuration().toMillis());
+        this.settleMillis = Long.toString(config.settlePeriod().toMillis());
     }
 
     /** Applies a configured limit that differs from the one last configured; returns the limit in force. */
@@ -70,13 +73,18 @@ final class RedisLeases {
 
     private List<String> syncArgs(int keep, int want, int limitIfUnset) {
         return List.of(this.process, Integer.toString(keep), Integer.toString(want), this.leaseMillis,
-                Integer.toString(limitIfUnset), this.keys.channel());
+                Integer.toString(limitIfUnset), this.keys.channel(), this.settleMillis);
     }
 
     /** Sets the cluster-wide limit and wakes every process, waiting at most {@code waitMillis} for the reply. */
     void changeLimit(int limit, long waitMillis) {
         this.scripts.await(LeaseScript.CHANGE_LIMIT, List.of(this.keys.limit()),
                 List.of(Integer.toString(limit), this.keys.channel()), waitMillis);
+    }
+
+    /** The pattern of this bulkhead's keys, for a message. */
+    String keyPattern() {
+        return this.keys.limit().substring(0, this.keys.limit().length() - "limit".length()) + "*";
     }
 
     String channel() {

@@ -2,11 +2,35 @@
 -- a limit changed at runtime survives processes that start with the same configuration. Creates the bulkhead's
 -- meta hash, whose absence later tells sync.lua that Redis lost its state while processes were running.
 -- KEYS: 1 limit, 2 configured limit, 3 meta; ARGV: 1 configured limit
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+-- Keys written by hand with a value the scripts cannot use are errors naming the key.
+local configured = redis.pcall('GET', KEYS[2])
+if type(configured) == 'table' and configured.err then
+    return redis.error_reply('ERR the key ' .. KEYS[2] .. ' is a ' .. redis.call('TYPE', KEYS[2]).ok
+        .. ', expected a string holding the configured limit: delete it')
+end
+if configured ~= ARGV[1] then
     redis.call('SET', KEYS[2], ARGV[1])
     redis.call('SET', KEYS[1], ARGV[1])
 else
     redis.call('SET', KEYS[1], ARGV[1], 'NX')
 end
+local limit = redis.pcall('GET', KEYS[1])
+if type(limit) == 'table' and limit.err then
+    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. ' is a ' .. redis.call('TYPE', KEYS[1]).ok
+        .. ', expected a string holding an integer of at least 1: delete it, or set it with changeLimit')
+end
+local number = tonumber(limit)
+if not number or number < 1 or number ~= math.floor(number) then
+    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. " holds '" .. limit
+        .. "', expected an integer of at least 1: set it with changeLimit, or delete it")
+end
+local meta = redis.call('TYPE', KEYS[3]).ok
+if meta ~= 'hash' and meta ~= 'none' then
+    return redis.error_reply('ERR the key ' .. KEYS[3] .. ' is a ' .. meta .. ', expected a hash: delete it')
+end
 redis.call('HSETNX', KEYS[3], 'inflight', 0)
-return tonumber(redis.call('GET', KEYS[1]))
+-- A day after the last script call of any process, as sync.lua does.
+for _, key in ipairs(KEYS) do
+    redis.call('PEXPIRE', key, 86400000)
+end
+return number

@@ -382,6 +382,45 @@ class ClusterBulkheadTest {
     }
 
     @Test
+    void aLimitKeyThatIsNoIntegerIsLoggedAsRejectedByRedisNamingTheKeyAndTheProcessRecoversOnceItIsDeleted()
+            throws Exception {
+        Replica replica = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getRenewalCount() > 0);
+        String key = this.prefix + ":{callee}:limit";
+        try (LogCapture log = new LogCapture(ClusterBulkhead.class)) {
+            assertThat(this.redis.command("SET " + key + " x")).isEqualTo("+OK");
+            await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getErrorCount() > 0);
+            assertThat(replica.clusterBulkhead.getMode()).isEqualTo(ClusterMode.FALLBACK);
+            assertThat(log.records()).singleElement().satisfies((record) -> assertThat(record.getMessage())
+                .startsWith("Cluster bulkhead 'callee': Redis rejected the lease script: ERR the limit key " + key
+                        + " holds 'x', expected an integer of at least 1: set it with changeLimit, or delete it")
+                .endsWith("; falling back to LOCAL until it is fixed"));
+
+            assertThat(this.redis.command("DEL " + key)).isEqualTo(":1");
+            await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getMode() == ClusterMode.CLUSTER);
+            assertThat(this.redis.command("GET " + key)).isEqualTo("$1");
+        }
+    }
+
+    @Test
+    void limitKeysOfTheWrongTypeAreLoggedAsRejectedByRedisNamingTheKeyAlsoWhenAProcessAttaches() throws Exception {
+        Replica replica = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getRenewalCount() > 0);
+        String key = this.prefix + ":{callee}:limit";
+        String expected = "Redis rejected the lease script: ERR the limit key " + key + " is a hash, expected a string "
+                + "holding an integer of at least 1: delete it, or set it with changeLimit";
+        try (LogCapture log = new LogCapture(ClusterBulkhead.class)) {
+            assertThat(this.redis.command("DEL " + key)).isEqualTo(":1");
+            assertThat(this.redis.command("HSET " + key + " limit 5")).isEqualTo(":1");
+            await().atMost(Duration.ofSeconds(5)).until(() -> replica.clusterBulkhead.getErrorCount() > 0);
+            // A process that attaches meanwhile: the script that reads the limit at attach says the same.
+            Replica late = replica(5, ClusterConfig.custom().leaseDuration(Duration.ofSeconds(1)).build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> late.clusterBulkhead.getErrorCount() > 0);
+            assertThat(log.records()).hasSize(2).allSatisfy((record) -> assertThat(record.getMessage()).contains(expected));
+        }
+    }
+
+    @Test
     void afterCloseCallsWaitingForALeaseAndCallsThatQueueLaterAreRejectedInsteadOfWaitingForever() throws Exception {
         Replica a = replica(1, ClusterConfig.ofDefaults());
         a.bulkhead.changeMaxWaitDuration(Duration.ofDays(1));
@@ -639,7 +678,8 @@ class ClusterBulkheadTest {
             c.bulkhead.acquirePermit();
             CompletableFuture<Void> waitingB = acquireTwice(b);
             await().atMost(Duration.ofSeconds(5)).until(() -> b.bulkhead.getWaitingCount() == 2);
-            // b waits, so a is held to its fair share (4 / 3 processes, rounded up: 2) and asks for nothing more.
+            // b waits, so a is held to its fair share (4 / 3 processes, rounded down: 1, and one more in turn: 2) and
+            // asks for nothing more.
             CompletableFuture<Void> waitingA = acquireTwice(a);
             await().atMost(Duration.ofSeconds(5)).until(() -> a.bulkhead.getWaitingCount() == 2);
             // c's calls end and b gets their permits: nobody waits in Redis any more, which a did not ask about.
@@ -682,6 +722,114 @@ class ClusterBulkheadTest {
         replica.bulkhead.acquirePermit();
         replica.bulkhead.onComplete(0);
         replica.bulkhead.onComplete(0);
+    }
+
+    @Test
+    void moreProcessesThanPermitsUnderEqualDemandEachGetAnEqualPartOfThePermitTime() throws Exception {
+        // 20 pods sharing a limit of 10, in small: every call of a process that never got a permit would wait out its
+        // max wait (before, the first two kept one permit each for good and the third completed nothing).
+        List<Replica> all = List.of(replica(2, ClusterConfig.ofDefaults()), replica(2, ClusterConfig.ofDefaults()),
+                replica(2, ClusterConfig.ofDefaults()));
+        assertEqualParts(all, 2, 4, 1000, 4000);
+    }
+
+    @Test
+    void aLimitThatTwoProcessesCannotSplitEvenlyIsSharedEquallyOverTime() throws Exception {
+        // Before, the first process kept 2 of 3 for good: completions 2:1.
+        List<Replica> all = List.of(replica(3, ClusterConfig.ofDefaults()), replica(3, ClusterConfig.ofDefaults()));
+        assertEqualParts(all, 3, 6, 1500, 4000);
+    }
+
+    @Test
+    void aProcessAloneKeepsItsPermitsWhileItsCallsKeepComing() throws Exception {
+        Replica alone = replica(3, ClusterConfig.ofDefaults());
+        long[] syncs = new long[1];
+        Load load = load(List.of(alone), 6, 1000, 2000, () -> syncs[0] = alone.clusterBulkhead.getRenewalCount(),
+                () -> syncs[0] = alone.clusterBulkhead.getRenewalCount() - syncs[0]);
+        assertThat(load.completed()[0]).isPositive();
+        assertThat(load.maxInFlight()).isEqualTo(3);
+        // Renewals once a second, no lease going back and forth: a few script calls in 2 s, not one per call.
+        assertThat(syncs[0]).as("script calls while measuring").isLessThanOrEqualTo(6);
+    }
+
+    /**
+     * Runs {@code callers} callers per replica, each calling in a loop (5 ms per call); every replica must complete
+     * some calls while measuring and the busiest at most 1.5 times as many as the least busy, never more than
+     * {@code limit} calls at once across them.
+     */
+    private static void assertEqualParts(List<Replica> all, int limit, int callers, long warmupMillis, long measureMillis)
+            throws Exception {
+        Load load = load(all, callers, warmupMillis, measureMillis, () -> { }, () -> { });
+        int[] done = load.completed();
+        int least = Integer.MAX_VALUE;
+        int most = 0;
+        for (int count : done) {
+            least = Math.min(least, count);
+            most = Math.max(most, count);
+        }
+        assertThat(least).as("calls completed by the least busy process, of %s", java.util.Arrays.toString(done))
+            .isPositive();
+        assertThat((double) most / least).as("busiest / least busy process, of %s", java.util.Arrays.toString(done))
+            .isLessThan(1.5);
+        assertThat(load.maxInFlight()).as("calls at once across the processes").isLessThanOrEqualTo(limit);
+    }
+
+    /** What {@link #load} measured: calls completed per replica while measuring, the most at once throughout. */
+    private record Load(int[] completed, int maxInFlight) {
+    }
+
+    /**
+     * Each replica runs {@code callers} virtual threads calling in a loop (5 ms per call); returns the calls each
+     * replica completed in the {@code measureMillis} after {@code warmupMillis}, and the most calls at once.
+     * {@code atStart} and {@code atEnd} run when measuring starts and ends.
+     */
+    private static Load load(List<Replica> all, int callers, long warmupMillis, long measureMillis, Runnable atStart,
+            Runnable atEnd) throws Exception {
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        AtomicInteger[] done = new AtomicInteger[all.size()];
+        List<Thread> threads = new ArrayList<>();
+        for (int r = 0; r < all.size(); r++) {
+            Replica replica = all.get(r);
+            AtomicInteger completed = new AtomicInteger();
+            done[r] = completed;
+            for (int c = 0; c < callers; c++) {
+                threads.add(Thread.startVirtualThread(() -> {
+                    while (running.get()) {
+                        try {
+                            replica.bulkhead.acquirePermit();
+                        }
+                        catch (RuntimeException ex) {
+                            return;
+                        }
+                        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                        sleep(5);
+                        inFlight.decrementAndGet();
+                        if (measuring.get()) {
+                            completed.incrementAndGet();
+                        }
+                        replica.bulkhead.onComplete(5_000_000);
+                    }
+                }));
+            }
+        }
+        sleep(warmupMillis);
+        atStart.run();
+        measuring.set(true);
+        sleep(measureMillis);
+        measuring.set(false);
+        atEnd.run();
+        running.set(false);
+        int[] result = new int[all.size()];
+        for (int r = 0; r < all.size(); r++) {
+            result[r] = done[r].get();
+        }
+        for (Thread thread : threads) {
+            thread.join(Duration.ofSeconds(40));
+        }
+        return new Load(result, maxInFlight.get());
     }
 
     @Test

@@ -25,6 +25,15 @@ class ClusterConfigTest {
     }
 
     @Test
+    void theSettlePeriodAfterALostStateOutlastsTheRenewalOfAnyProcessAndTheOwnLease() {
+        assertThat(ClusterConfig.custom().leaseDuration(Duration.ofMillis(300)).build().settlePeriod())
+            .isEqualTo(Duration.ofSeconds(2));
+        assertThat(ClusterConfig.custom().leaseDuration(Duration.ofSeconds(3)).build().renewPeriod())
+            .isEqualTo(Duration.ofSeconds(1));
+        assertThat(ClusterConfig.ofDefaults().settlePeriod()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
     void aNegativeIdleLingerIsRefusedAndZeroAllowed() {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> ClusterConfig.custom().idleLinger(Duration.ofMillis(-5)).build())

@@ -9,9 +9,10 @@ import java.util.logging.Logger;
 
 /**
  * Collects what a class logs through {@link System.Logger}, which is backed by
- * {@code java.util.logging} when no other logging backend is installed (as in this module's tests).
+ * {@code java.util.logging} when no other logging backend is installed (as in this module's and the redis module's
+ * tests).
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
     private final Logger logger;
 
@@ -35,14 +36,14 @@ final class LogCapture implements AutoCloseable {
         }
     };
 
-    LogCapture(Class<?> source) {
+    public LogCapture(Class<?> source) {
         this.logger = Logger.getLogger(source.getName());
         this.useParentHandlers = this.logger.getUseParentHandlers();
         this.logger.setUseParentHandlers(false);
         this.logger.addHandler(this.handler);
     }
 
-    List<LogRecord> records() {
+    public List<LogRecord> records() {
         return List.copyOf(this.records);
     }
 

@@ -14,23 +14,14 @@ if configured ~= ARGV[1] then
 else
     redis.call('SET', KEYS[1], ARGV[1], 'NX')
 end
-local limit = redis.pcall('GET', KEYS[1])
-if type(limit) == 'table' and limit.err then
-    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. ' is a ' .. redis.call('TYPE', KEYS[1]).ok
-        .. ', expected a string holding an integer of at least 1: delete it, or set it with changeLimit')
-end
-local number = tonumber(limit)
-if not number or number < 1 or number ~= math.floor(number) then
-    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. " holds '" .. limit
-        .. "', expected an integer of at least 1: set it with changeLimit, or delete it")
+local number, failure = read_limit(KEYS[1])
+if failure then
+    return failure
 end
 local meta = redis.call('TYPE', KEYS[3]).ok
 if meta ~= 'hash' and meta ~= 'none' then
     return redis.error_reply('ERR the key ' .. KEYS[3] .. ' is a ' .. meta .. ', expected a hash: delete it')
 end
 redis.call('HSETNX', KEYS[3], 'inflight', 0)
--- A day after the last script call of any process, as sync.lua does.
-for _, key in ipairs(KEYS) do
-    redis.call('PEXPIRE', key, 86400000)
-end
+touch()
 return number

@@ -13,29 +13,15 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local me, keep, want, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 
--- Every key of the bulkhead expires a day after the last script call of any process, so a bulkhead nobody uses any
--- more leaves nothing behind (a lost meta key after a day without calls only means a settle period).
-local function touch()
-    for _, key in ipairs(KEYS) do
-        redis.call('PEXPIRE', key, 86400000)
-    end
-end
 -- A limit written by hand that is no integer of at least 1 is an error naming the key, before anything changes.
-local limit = redis.pcall('GET', KEYS[1])
-if type(limit) == 'table' and limit.err then
-    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. ' is a ' .. redis.call('TYPE', KEYS[1]).ok
-        .. ', expected a string holding an integer of at least 1: delete it, or set it with changeLimit')
+local limit, failure = read_limit(KEYS[1])
+if failure then
+    return failure
 end
 if not limit then
     redis.call('SET', KEYS[1], ARGV[5])
-    limit = ARGV[5]
+    limit = tonumber(ARGV[5])
 end
-local number = tonumber(limit)
-if not number or number < 1 or number ~= math.floor(number) then
-    return redis.error_reply('ERR the limit key ' .. KEYS[1] .. " holds '" .. limit
-        .. "', expected an integer of at least 1: set it with changeLimit, or delete it")
-end
-limit = number
 if redis.call('EXISTS', KEYS[7]) == 0 then
     -- The meta hash is created when a process attaches: without it, Redis lost its state (a restart, a failover)
     -- while processes may still run calls on their leases. Until every live process has renewed, only what processes

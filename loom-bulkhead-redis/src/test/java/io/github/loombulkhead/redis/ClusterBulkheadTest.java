@@ -23,6 +23,7 @@ import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.LogCapture;
 import io.github.loombulkhead.RejectionReason;
 import io.github.loombulkhead.Waiter;
 import org.junit.jupiter.api.AfterEach;

@@ -1,52 +1,79 @@
 package io.github.loombulkhead;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
- * The active and waiting counts of one bulkhead, packed into one {@code AtomicLong} (waiting in the
- * high 32 bits, active in the low 32 bits), so that with nobody waiting a permit is taken and given
- * back with one CAS each. Changes that involve a waiter are made under {@link Permits}' lock.
+ * The active and waiting counts of one bulkhead, packed into one {@code long} (waiting in the high 32 bits, active
+ * in the low 32 bits), so that with nobody waiting a permit is taken and given back with one CAS each. Changes that
+ * involve a waiter are made under {@link Permits}' lock. {@link Permits} extends it so that the counts sit in the
+ * object a bulkhead already holds: the fast path reads no further object.
  */
-final class PermitCounts {
+abstract class PermitCounts {
 
     /** What {@link #acquireOrWait} did. */
     enum Entry { ACQUIRED, QUEUED, REFUSED }
 
+    /** What {@link #releaseIfNobodyWaits} did. */
+    enum Release { RELEASED, SOMEBODY_WAITS, NONE_HELD }
+
     private static final long ONE_WAITING = 1L << 32;
 
-    private final AtomicLong packed = new AtomicLong();
+    private static final VarHandle PACKED;
 
-    int active() {
-        return (int) this.packed.get();
+    static {
+        try {
+            PACKED = MethodHandles.lookup().findVarHandle(PermitCounts.class, "packed", long.class);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
     }
 
-    int waiting() {
-        return (int) (this.packed.get() >>> 32);
+    private volatile long packed;
+
+    final int active() {
+        return (int) this.packed;
     }
 
-    /** Takes a permit if fewer than {@code limit} are active and nobody waits. */
-    boolean tryAcquire(int limit) {
+    final int waiting() {
+        return (int) (this.packed >>> 32);
+    }
+
+    private boolean cas(long expected, long value) {
+        return PACKED.compareAndSet(this, expected, value);
+    }
+
+    private void add(long delta) {
+        PACKED.getAndAdd(this, delta);
+    }
+
+    /**
+     * Takes a permit if fewer than {@code limit} are active and nobody waits.
+     * @return the permits active right after this one was taken, this one included; 0 if none was taken
+     */
+    final int tryAcquireCount(int limit) {
         for (;;) {
-            long c = this.packed.get();
+            long c = this.packed;
             if ((c >>> 32) != 0 || (int) c >= limit) {
-                return false;
+                return 0;
             }
-            if (this.packed.compareAndSet(c, c + 1)) {
-                return true;
+            if (cas(c, c + 1)) {
+                return (int) c + 1;
             }
         }
     }
 
     /**
-     * Takes a permit as {@link #tryAcquire} does, or else counts one more waiter if fewer than
+     * Takes a permit as {@link #tryAcquireCount} does, or else counts one more waiter if fewer than
      * {@code capacity} wait and {@code mayWait}.
      */
-    Entry acquireOrWait(int limit, int capacity, boolean mayWait) {
+    final Entry acquireOrWait(int limit, int capacity, boolean mayWait) {
         for (;;) {
-            long c = this.packed.get();
+            long c = this.packed;
             int waiting = (int) (c >>> 32);
             if (waiting == 0 && (int) c < limit) {
-                if (this.packed.compareAndSet(c, c + 1)) {
+                if (cas(c, c + 1)) {
                     return Entry.ACQUIRED;
                 }
                 continue;
@@ -54,44 +81,43 @@ final class PermitCounts {
             if (waiting >= capacity || !mayWait) {
                 return Entry.REFUSED;
             }
-            if (this.packed.compareAndSet(c, c + ONE_WAITING)) {
+            if (cas(c, c + ONE_WAITING)) {
                 return Entry.QUEUED;
             }
         }
     }
 
     /**
-     * Gives a permit back if nobody waits.
-     * @return {@code false} if somebody waits: the caller still holds the permit and hands it on
-     * @throws IllegalStateException naming {@code bulkhead} if no permit is held
+     * Gives a permit back if nobody waits; when somebody waits the caller still holds the permit and hands it on.
+     * Nothing changes unless {@link Release#RELEASED}.
      */
-    boolean releaseIfNobodyWaits(String bulkhead) {
+    final Release releaseIfNobodyWaits() {
         for (;;) {
-            long c = this.packed.get();
+            long c = this.packed;
             if ((int) c <= 0) {
-                throw new IllegalStateException("Bulkhead '" + bulkhead + "': more permits released than acquired");
+                return Release.NONE_HELD;
             }
             if ((c >>> 32) != 0) {
-                return false;
+                return Release.SOMEBODY_WAITS;
             }
-            if (this.packed.compareAndSet(c, c - 1)) {
-                return true;
+            if (cas(c, c - 1)) {
+                return Release.RELEASED;
             }
         }
     }
 
     /** A held permit passes to a waiter ({@code handedOn}) or is given back. */
-    void handedOnOrReleased(boolean handedOn) {
-        this.packed.addAndGet(handedOn ? -ONE_WAITING : -1);
+    final void handedOnOrReleased(boolean handedOn) {
+        add(handedOn ? -ONE_WAITING : -1);
     }
 
     /** A waiter got a new permit (the limit grew). */
-    void waiterAcquired() {
-        this.packed.addAndGet(1 - ONE_WAITING);
+    final void waiterAcquired() {
+        add(1 - ONE_WAITING);
     }
 
     /** {@code count} waiters left the queue without a permit. */
-    void waitersLeft(int count) {
-        this.packed.addAndGet(-ONE_WAITING * count);
+    final void waitersLeft(int count) {
+        add(-ONE_WAITING * count);
     }
 }

@@ -17,15 +17,13 @@ import java.util.function.Predicate;
  * cannot use it hands it back and the next one is served. Expiring waiters are timed out by the
  * shared {@link ExpiryScheduler}, which only changes state here; they are told on a virtual thread.
  */
-final class Permits {
+final class Permits extends PermitCounts {
 
     private static final System.Logger logger = System.getLogger(Bulkhead.class.getName());
 
     private final Bulkhead owner;
 
     private final BulkheadStatistics statistics;
-
-    private final PermitCounts counts = new PermitCounts();
 
     private volatile int limit;
 
@@ -47,25 +45,20 @@ final class Permits {
         return this.limit;
     }
 
-    int active() {
-        return this.counts.active();
-    }
-
-    int waiting() {
-        return this.counts.waiting();
-    }
-
     /** Takes and counts a free permit if one is free and nobody waits. */
     boolean tryAcquire() {
-        if (!this.counts.tryAcquire(this.limit)) {
+        int active = tryAcquireCount(this.limit);
+        if (active == 0) {
             return false;
         }
-        if (this.counts.active() <= this.limit) {
+        if (active <= this.limit) {
             this.statistics.permitted(this.owner, 0);
             return true;
         }
-        // The limit shrank since it was read: whoever shrank it reads the active count after writing the
-        // limit, so one of the two sees the other (a leased limit, ExternalLimit, relies on that).
+        // The limit shrank since it was read: whoever shrank it reads the active count after writing the limit, so
+        // one of the two sees the other (a leased limit, ExternalLimit, relies on that). The count this permit made
+        // is enough: a permit kept with it within the limit leaves no more active than that limit once the permits
+        // taken over it went back.
         release();
         return false;
     }
@@ -78,7 +71,7 @@ final class Permits {
         PermitCounts.Entry entry;
         this.lock.lock();
         try {
-            entry = this.counts.acquireOrWait(this.limit, config.getQueueCapacity(), config.maxWaitNanos() != 0);
+            entry = acquireOrWait(this.limit, config.getQueueCapacity(), config.maxWaitNanos() != 0);
             if (entry == PermitCounts.Entry.QUEUED) {
                 this.queue.add(waiter, System.nanoTime());
                 if (waiter.expires()) {
@@ -107,7 +100,7 @@ final class Permits {
             if (!this.queue.withdraw(waiter)) {
                 return false;
             }
-            this.counts.waitersLeft(1);
+            waitersLeft(1);
             return true;
         }
         finally {
@@ -119,7 +112,7 @@ final class Permits {
         this.lock.lock();
         try {
             List<Waiter> withdrawn = this.queue.withdrawAll(filter);
-            this.counts.waitersLeft(withdrawn.size());
+            waitersLeft(withdrawn.size());
             return withdrawn;
         }
         finally {
@@ -129,8 +122,12 @@ final class Permits {
 
     /** Gives a permit back: frees it, or hands it to the next waiter that can use it. */
     void release() {
-        if (!this.counts.releaseIfNobodyWaits(this.owner.getName())) {
+        Release release = releaseIfNobodyWaits();
+        if (release == Release.SOMEBODY_WAITS) {
             handOff();
+        }
+        else if (release == Release.NONE_HELD) {
+            throw new IllegalStateException("Bulkhead '" + this.owner.getName() + "': more permits released than acquired");
         }
     }
 
@@ -141,7 +138,7 @@ final class Permits {
             this.lock.lock();
             try {
                 next = (active() <= this.limit) ? this.queue.grantNext(this.owner.getConfig().isFair()) : null;
-                this.counts.handedOnOrReleased(next != null);
+                handedOnOrReleased(next != null);
             }
             finally {
                 this.lock.unlock();
@@ -161,7 +158,7 @@ final class Permits {
             boolean fair = this.owner.getConfig().isFair();
             Waiter next;
             while (active() < newLimit && (next = this.queue.grantNext(fair)) != null) {
-                this.counts.waiterAcquired();
+                waiterAcquired();
                 granted.add(next);
             }
         }
@@ -213,7 +210,7 @@ final class Permits {
             this.expiryCheck = null;
             maxWait = this.owner.getConfig().maxWaitNanos();
             expired = (maxWait != Long.MAX_VALUE) ? this.queue.expire(System.nanoTime() - maxWait) : List.of();
-            this.counts.waitersLeft(expired.size());
+            waitersLeft(expired.size());
             scheduleExpiryCheck();
         }
         finally {

@@ -72,13 +72,12 @@ public final class CallChain {
         return (outer == held.outer) ? held : new Held(held.bulkhead, outer);
     }
 
+    /**
+     * An empty chain is kept as {@code null}, not removed: the thread's next call would create the entry again, which
+     * costs more than the mark itself. A thread that ends takes the entry with it.
+     */
     private static void set(Held held) {
-        if (held != null) {
-            HELD.set(held);
-        }
-        else {
-            HELD.remove();
-        }
+        HELD.set(held);
     }
 
     /** A permit's mark on the current thread; closing it restores the marks that were there before. */

@@ -97,7 +97,7 @@ public final class BulkheadClientHttpRequestInterceptor implements ClientHttpReq
             permit.release();
             throw ex;
         }
-        if (bulkhead.isAdaptive()) {
+        if (permit.isSampled()) {
             try {
                 permit.answered(response.getStatusCode());
             }

@@ -46,6 +46,11 @@ final class Permit {
         this.inflight = bulkhead.callStarted();
     }
 
+    /** Whether the exchange's outcome is wanted: its bulkhead is adaptive, and its permit's release takes a sample. */
+    boolean isSampled() {
+        return this.inflight >= 0;
+    }
+
     /** The response headers arrived with {@code status}. */
     void answered(HttpStatusCode status) {
         this.rtt = System.nanoTime() - this.start;

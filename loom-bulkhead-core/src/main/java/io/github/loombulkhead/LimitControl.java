@@ -299,6 +299,12 @@ final class LimitControl {
     private BulkheadConfig withCeiling(BulkheadConfig config, int newCeiling) {
         BulkheadConfig.Builder builder = BulkheadConfig.from(config).maxConcurrentCalls(newCeiling);
         AdaptiveLimitConfig adaptive = config.getAdaptive();
+        if (adaptive != null && newCeiling < adaptive.getMinLimit()) {
+            // Named as the caller knows it (changeLimit sets maxConcurrentCalls), not as the algorithm's maxLimit.
+            throw new IllegalArgumentException("maxConcurrentCalls is the ceiling of its adaptive limit and must be at "
+                    + "least its minLimit " + adaptive.getMinLimit() + " but was " + newCeiling
+                    + "; choose a larger limit or a smaller adaptive minLimit");
+        }
         if (adaptive != null) {
             builder.adaptive(AdaptiveLimitConfig.from(adaptive)
                 .maxLimit(newCeiling)

@@ -114,6 +114,11 @@ final class LimitControl {
         // A success that this process paused during tells its RTT only within the pause; a drop counts as it is.
         long heldUp = (outcome == Outcome.SUCCESS && rttNanos > 0) ? callerPauses().heldUpNanos(startNanos, rttNanos)
                 : 0;
+        if (inflightAtStart <= 0 && (heldUp > 0 || (outcome != Outcome.IGNORED && rttNanos > 0))) {
+            // Not reported by callStarted(): its start is reported now, so that the sample completes a start of its
+            // own and not one of the calls still in flight that started with it.
+            current.onStart(startNanos, inflight);
+        }
         if (heldUp > 0) {
             current.onPausedSample(startNanos, rttNanos, heldUp, inflight);
             this.statistics.pausedSample(this.owner, rttNanos, heldUp);

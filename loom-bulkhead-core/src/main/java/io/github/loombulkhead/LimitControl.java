@@ -114,6 +114,11 @@ final class LimitControl {
         // A success that this process paused during tells its RTT only within the pause; a drop counts as it is.
         long heldUp = (outcome == Outcome.SUCCESS && rttNanos > 0) ? callerPauses().heldUpNanos(startNanos, rttNanos)
                 : 0;
+        if (inflightAtStart <= 0 && (heldUp > 0 || (outcome != Outcome.IGNORED && rttNanos > 0))) {
+            // Not reported by callStarted(): its start is reported now, so that the sample completes a start of its
+            // own and not one of the calls still in flight that started with it.
+            current.onStart(startNanos, inflight);
+        }
         if (heldUp > 0) {
             current.onPausedSample(startNanos, rttNanos, heldUp, inflight);
             this.statistics.pausedSample(this.owner, rttNanos, heldUp);
@@ -299,6 +304,12 @@ final class LimitControl {
     private BulkheadConfig withCeiling(BulkheadConfig config, int newCeiling) {
         BulkheadConfig.Builder builder = BulkheadConfig.from(config).maxConcurrentCalls(newCeiling);
         AdaptiveLimitConfig adaptive = config.getAdaptive();
+        if (adaptive != null && newCeiling < adaptive.getMinLimit()) {
+            // Named as the caller knows it (changeLimit sets maxConcurrentCalls), not as the algorithm's maxLimit.
+            throw new IllegalArgumentException("maxConcurrentCalls is the ceiling of its adaptive limit and must be at "
+                    + "least its minLimit " + adaptive.getMinLimit() + " but was " + newCeiling
+                    + "; choose a larger limit or a smaller adaptive minLimit");
+        }
         if (adaptive != null) {
             builder.adaptive(AdaptiveLimitConfig.from(adaptive)
                 .maxLimit(newCeiling)

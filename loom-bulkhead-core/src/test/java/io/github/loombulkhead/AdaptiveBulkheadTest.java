@@ -185,6 +185,16 @@ class AdaptiveBulkheadTest {
     }
 
     @Test
+    void aCeilingBelowTheMinimumIsRefusedNamingWhatTheCallerSet() {
+        Bulkhead bulkhead = adaptive(50, 10, 5);
+        assertThatIllegalArgumentException().isThrownBy(() -> bulkhead.changeLimit(3))
+            .withMessage("Bulkhead 'adaptive': maxConcurrentCalls is the ceiling of its adaptive limit and must be at "
+                    + "least its minLimit 5 but was 3; choose a larger limit or a smaller adaptive minLimit");
+        assertThat(bulkhead.getCeiling()).isEqualTo(50);
+        assertThat(bulkhead.getLimit()).isEqualTo(10);
+    }
+
+    @Test
     void theDefaultStartIsLoweredToASmallerCeiling() {
         BulkheadConfig config = BulkheadConfig.custom()
             .maxConcurrentCalls(10)

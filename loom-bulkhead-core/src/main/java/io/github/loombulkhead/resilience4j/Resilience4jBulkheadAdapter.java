@@ -107,13 +107,19 @@ public final class Resilience4jBulkheadAdapter implements Bulkhead {
 
     /**
      * Changes the maximum wait and the limit ({@code maxConcurrentCalls}); a change the bulkhead refuses (a limit
-     * below an adaptive bulkhead's {@code minLimit}) throws and changes neither.
+     * below an adaptive bulkhead's {@code minLimit}) throws and changes neither. An unchanged
+     * {@code maxConcurrentCalls} leaves the limit alone: an adaptive bulkhead's algorithm keeps what it learned
+     * ({@link io.github.loombulkhead.Bulkhead#changeLimit(int)} would restart it).
      */
     @Override
     public void changeConfig(BulkheadConfig newConfig) {
         Objects.requireNonNull(newConfig, "newConfig must not be null");
         Duration previousWait = this.delegate.getConfig().getMaxWaitDuration();
         this.delegate.changeMaxWaitDuration(newConfig.getMaxWaitDuration());
+        if (newConfig.getMaxConcurrentCalls() == this.delegate.getCeiling()) {
+            // Only the wait changed (resilience4j hands the whole config): an adaptive limit must not restart.
+            return;
+        }
         try {
             this.delegate.changeLimit(newConfig.getMaxConcurrentCalls());
         }

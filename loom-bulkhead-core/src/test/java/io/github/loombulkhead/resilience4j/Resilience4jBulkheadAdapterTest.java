@@ -164,6 +164,39 @@ class Resilience4jBulkheadAdapterTest {
     }
 
     @Test
+    void aChangeConfigThatKeepsTheLimitKeepsWhatAnAdaptiveLimitLearned() {
+        Bulkhead adaptive = new Bulkhead("r4j-learned", BulkheadConfig.custom()
+            .maxConcurrentCalls(50)
+            .adaptive(AdaptiveLimitConfig.custom().initialLimit(10).minLimit(2).build())
+            .build());
+        long rtt = TimeUnit.MILLISECONDS.toNanos(5);
+        for (int round = 0; round < 5; round++) {
+            int limit = adaptive.getLimit();
+            for (int i = 0; i < limit; i++) {
+                assertThat(adaptive.tryAcquirePermit()).isTrue();
+            }
+            for (int i = 0; i < limit; i++) {
+                // Started 10 ms to 1 ms ago, each answered in 5 ms: their answers span a round trip, however fast
+                // this loop runs, so every round closes a window.
+                long started = TimeUnit.MILLISECONDS.toNanos(10 - i % 10);
+                adaptive.onComplete(started, rtt, limit, io.github.loombulkhead.limit.Outcome.SUCCESS);
+            }
+        }
+        assertThat(adaptive.getLimitAlgorithm().getEstimates()).containsEntry("noLoadRttNanos", rtt);
+        var algorithm = adaptive.getLimitAlgorithm();
+        Resilience4jBulkheadAdapter adapter = Resilience4jBulkheadAdapter.of(adaptive);
+
+        adapter.changeConfig(io.github.resilience4j.bulkhead.BulkheadConfig.custom()
+            .maxConcurrentCalls(50)
+            .maxWaitDuration(Duration.ofSeconds(7))
+            .build());
+
+        assertThat(adaptive.getConfig().getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(adaptive.getLimitAlgorithm()).as("the algorithm, not restarted").isSameAs(algorithm);
+        assertThat(adaptive.getLimitAlgorithm().getEstimates()).containsEntry("noLoadRttNanos", rtt);
+    }
+
+    @Test
     void aRefusedChangeConfigChangesNothing() {
         Bulkhead adaptive = new Bulkhead("r4j-adaptive", BulkheadConfig.custom()
             .maxConcurrentCalls(50)

@@ -3,6 +3,7 @@ package io.github.loombulkhead.sample;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.loombulkhead.sample.report.Formats;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,6 +99,17 @@ class CapacityScheduleTest {
         // 199.3 at 10 per 300 ms take 5,980 ms. The callee ends at 6.3 s; counting the drop from 1 ms, 11.98 s.
         CapacitySchedule collapse = new CapacitySchedule(200, List.of(new CapacityChange(10, 1)));
         assertThat(collapse.littlesLawBound(400, Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(6_281));
+    }
+
+    @Test
+    void theDocumentedExample() {
+        // docs/sample-report.md: 1,000 requests, 300 ms, 60@1s,200@3s. 200 workers serve until 1.3 s: 866.7; the
+        // other 133.3 at 60 workers take 666.7 ms, so 1,966.7 ms, shown as 1.97 s. The rise at 3 s comes too late.
+        CapacitySchedule schedule = new CapacitySchedule(200,
+                List.of(new CapacityChange(60, 1_000), new CapacityChange(200, 3_000)));
+        Duration bound = schedule.littlesLawBound(1_000, Duration.ofMillis(300));
+        assertThat(bound.toNanos()).isBetween(1_966_666_666L, 1_966_666_667L);
+        assertThat(Formats.seconds(bound.toMillis())).isEqualTo("1.97 s");
     }
 
     @Test

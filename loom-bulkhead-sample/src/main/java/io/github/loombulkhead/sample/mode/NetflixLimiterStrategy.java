@@ -19,8 +19,9 @@ import io.github.loombulkhead.sample.Mode;
 /**
  * {@code netflix-gradient2}, {@code netflix-vegas}, {@code netflix-aimd}: a virtual thread per task, each call
  * through Netflix concurrency-limits' {@link SimpleLimiter} with that algorithm at its defaults except its
- * maximum, wrapped in a {@link BlockingLimiter} so that a task beyond the limit waits (at most the max wait,
- * then it is rejected). Each call's outcome goes to the limiter as {@link CallOutcome} classifies it.
+ * maximum, wrapped in a {@link BlockingLimiter} so that a task beyond the limit waits (at most the max wait, or
+ * just under an hour when that is longer, the most BlockingLimiter accepts; then it is rejected). Each call's
+ * outcome goes to the limiter as {@link CallOutcome} classifies it.
  */
 final class NetflixLimiterStrategy implements ConcurrencyStrategy {
 
@@ -35,8 +36,13 @@ final class NetflixLimiterStrategy implements ConcurrencyStrategy {
 
     NetflixLimiterStrategy(Mode mode, int maxLimit, Duration maxWait) {
         this.limiter = SimpleLimiter.newBuilder().named(mode.id()).limit(algorithm(mode, maxLimit)).build();
-        Duration timeout = (maxWait.compareTo(BlockingLimiter.MAX_TIMEOUT) < 0) ? maxWait : BlockingLimiter.MAX_TIMEOUT;
-        this.blocking = BlockingLimiter.wrap(this.limiter, timeout);
+        this.blocking = BlockingLimiter.wrap(this.limiter, timeout(maxWait));
+    }
+
+    /** {@code maxWait}, or just under an hour when longer: BlockingLimiter refuses a timeout of an hour or more. */
+    private static Duration timeout(Duration maxWait) {
+        Duration longest = BlockingLimiter.MAX_TIMEOUT.minusMillis(1);
+        return (maxWait.compareTo(longest) < 0) ? maxWait : longest;
     }
 
     /**
@@ -60,6 +66,11 @@ final class NetflixLimiterStrategy implements ConcurrencyStrategy {
             }
             default -> throw new IllegalArgumentException("Mode " + mode + " does not use a Netflix limiter");
         };
+    }
+
+    /** How long a task waits for a permit before it is rejected. */
+    Duration maxWait() {
+        return this.blocking.getTimeout();
     }
 
     @Override

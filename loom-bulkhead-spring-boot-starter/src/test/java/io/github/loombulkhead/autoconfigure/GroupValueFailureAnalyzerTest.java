@@ -83,6 +83,50 @@ class GroupValueFailureAnalyzerTest {
     }
 
     @Test
+    void anEmptyGroupSaysSoAndHowToFixIt() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.instances.callee.cluster=");
+        assertThat(analysis.getDescription()).isEqualTo("""
+                Bulkhead configuration property 'loom.bulkhead.instances.callee.cluster' holds a group of keys but is \
+                empty:
+
+                    Property: loom.bulkhead.instances.callee.cluster
+                    Value: ""
+                    Origin: "loom.bulkhead.instances.callee.cluster" from property source "test"
+                    Reason: 'loom.bulkhead.instances.callee.cluster' takes no value of its own (a YAML key without \
+                keys below it, e.g. all commented out, is read as an empty value); its keys are enabled, \
+                lease-duration, idle-linger, fallback""");
+        assertThat(analysis.getAction()).isEqualTo("Remove 'loom.bulkhead.instances.callee.cluster' to keep its "
+                + "defaults, or set one of its keys, e.g. 'loom.bulkhead.instances.callee.cluster.enabled'.");
+    }
+
+    @Test
+    void aYamlGroupWhoseKeysAreCommentedOutIsExplainedAtStartup(CapturedOutput output) {
+        SpringApplication application = new SpringApplication(StartupApplication.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        assertThatException()
+            .isThrownBy(() -> application.run("--spring.config.location=classpath:adaptive-left-empty.yml"));
+        assertThat(output).contains("APPLICATION FAILED TO START")
+            .contains("Bulkhead configuration property 'loom.bulkhead.instances.callee.adaptive' holds a group of "
+                    + "keys but is empty")
+            .contains("Origin: class path resource [adaptive-left-empty.yml] - 5:14")
+            .contains("Remove 'loom.bulkhead.instances.callee.adaptive' to keep its defaults, or set one of its "
+                    + "keys, e.g. 'loom.bulkhead.instances.callee.adaptive.enabled'.")
+            .doesNotContain("No setter found");
+    }
+
+    @Test
+    void otherBindFailuresAreLeftToTheirAnalyzers() {
+        Environment[] environment = new Environment[1];
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.callee.adaptive.min-limit=abc")
+            .withInitializer((context) -> environment[0] = context.getEnvironment())
+            .run((context) -> {
+                assertThat(context).hasFailed();
+                assertThat(new GroupValueFailureAnalyzer(environment[0]).analyze(context.getStartupFailure()))
+                    .isNull();
+            });
+    }
+
+    @Test
     void applicationStartupPrintsTheAnalysisWithTheLineOfTheFile(CapturedOutput output) {
         SpringApplication application = new SpringApplication(StartupApplication.class);
         application.setWebApplicationType(WebApplicationType.NONE);

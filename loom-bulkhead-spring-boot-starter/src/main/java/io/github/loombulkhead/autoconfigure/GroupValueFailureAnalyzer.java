@@ -41,13 +41,16 @@ class GroupValueFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
     protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException bind) {
         Class<?> target = bind.getTarget().getType().resolve();
         if (target == null || !target.getName().startsWith(PACKAGE) || target.isEnum()
-                || !PREFIX.isAncestorOf(bind.getName()) || !isValueOnAGroup(bind.getCause())) {
+                || !isValueOnAGroup(bind.getCause())) {
             return null;
         }
         // The group's own property; for an empty group the binder fails one level up, on the group's parent.
         ConfigurationProperty property = (bind.getProperty() != null) ? bind.getProperty()
                 : this.sources.apply(bind.getName().toString());
         ConfigurationPropertyName name = (property != null) ? property.getName() : bind.getName();
+        if (!PREFIX.isAncestorOf(name)) {
+            return null;
+        }
         String key = name.toString();
         Object value = (property != null) ? property.getValue() : null;
         boolean empty = value == null || value.toString().isBlank();

@@ -100,6 +100,22 @@ class GroupValueFailureAnalyzerTest {
     }
 
     @Test
+    void anEmptyTopLevelGroupToo() {
+        FailureAnalysis analysis = analyze("loom.bulkhead.defaults=");
+        assertThat(analysis.getDescription()).startsWith("Bulkhead configuration property 'loom.bulkhead.defaults' "
+                + "holds a group of keys but is empty:");
+        assertThat(analysis.getAction()).isEqualTo("Remove 'loom.bulkhead.defaults' to keep its defaults, or set one "
+                + "of its keys, e.g. 'loom.bulkhead.defaults.max-concurrent-calls'.");
+    }
+
+    @Test
+    void anEmptyInstanceOrGroupEntryStillBinds() {
+        // A map entry may be empty: it names a bulkhead (or HTTP group) that keeps the defaults.
+        this.contextRunner.withPropertyValues("loom.bulkhead.instances.callee=", "loom.bulkhead.http.groups.g=")
+            .run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void aYamlGroupWhoseKeysAreCommentedOutIsExplainedAtStartup(CapturedOutput output) {
         SpringApplication application = new SpringApplication(StartupApplication.class);
         application.setWebApplicationType(WebApplicationType.NONE);

@@ -107,7 +107,7 @@ public final class AdaptiveLimitConfig {
         return this.algorithm;
     }
 
-    /** The limit before the first sample (default 50). */
+    /** The limit before the first sample (default 100; a bulkhead with a lower ceiling starts at its ceiling). */
     public int getInitialLimit() {
         return this.initialLimit;
     }

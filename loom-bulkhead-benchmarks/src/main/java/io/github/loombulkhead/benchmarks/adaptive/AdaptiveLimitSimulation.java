@@ -40,10 +40,10 @@ public final class AdaptiveLimitSimulation {
                 quick = true;
             }
             else if (arg.startsWith("--spread=")) {
-                callee = callee.withServiceSpread(Double.parseDouble(arg.substring("--spread=".length())));
+                callee = callee.withServiceSpread(spread(arg.substring("--spread=".length())));
             }
             else if (arg.startsWith("--timeout-ms=")) {
-                callee = callee.withReadTimeout(Duration.ofMillis(Long.parseLong(arg.substring("--timeout-ms=".length()))));
+                callee = callee.withReadTimeout(Duration.ofMillis(timeoutMillis(arg.substring("--timeout-ms=".length()))));
             }
             else if (arg.equals("--skip-abandoned")) {
                 callee = callee.withServesAbandonedCalls(false);
@@ -62,6 +62,38 @@ public final class AdaptiveLimitSimulation {
             MarkdownReport.writeInto(docs, markdown, AdaptiveReport.BEGIN, AdaptiveReport.END);
             System.out.println("Updated the results section of " + docs);
         }
+    }
+
+    /** The log-normal sigma {@code --spread} gives: a finite number of at least 0 (0 is a fixed service time). */
+    static double spread(String value) {
+        double sigma;
+        try {
+            sigma = Double.parseDouble(value);
+        }
+        catch (NumberFormatException ex) {
+            sigma = Double.NaN;
+        }
+        if (!(sigma >= 0) || Double.isInfinite(sigma)) {
+            throw new IllegalArgumentException("--spread=" + value + ": the log-normal sigma of the service time must "
+                    + "be a number of at least 0, such as --spread=0.1 (0.01 is an almost fixed service time)");
+        }
+        return sigma;
+    }
+
+    /** The read timeout {@code --timeout-ms} gives: whole milliseconds, at least 1. */
+    static long timeoutMillis(String value) {
+        long millis;
+        try {
+            millis = Long.parseLong(value);
+        }
+        catch (NumberFormatException ex) {
+            millis = 0;
+        }
+        if (millis < 1) {
+            throw new IllegalArgumentException("--timeout-ms=" + value + ": the caller's read timeout must be a whole "
+                    + "number of milliseconds of at least 1, such as --timeout-ms=500");
+        }
+        return millis;
     }
 
     /** Every contender in every scenario and the burst against {@code callee}, durations divided by {@code shorten}. */

@@ -4,12 +4,14 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Envoy's adaptive-concurrency gradient controller, written from its documentation with its documented defaults (the
- * burst headroom as its implementation computes it): every {@value #UPDATE_INTERVAL_MILLIS} ms the median latency of
- * the window (sampleRTT) gives {@code gradient = (minRTT + minRTT × 25 %) / sampleRTT}, clamped to [0.5, 2], and
- * {@code limit = gradient × limit + sqrt(gradient × limit)}. minRTT is measured at start and every 60 s (+ up to 15 %
- * jitter), and after 5 windows in a row at the minimum, by pinning the limit to 3 until 50 calls that started in the
- * measurement finished; their median is the new minRTT and the limit goes back to its value before.
+ * Envoy's adaptive-concurrency gradient controller, written from its documentation with its documented defaults where
+ * it has them (the burst headroom as its implementation computes it): every {@value #UPDATE_INTERVAL_MILLIS} ms the
+ * median latency of the window (sampleRTT) gives {@code gradient = (minRTT + minRTT × 25 %) / sampleRTT}, clamped to
+ * [0.5, 2], and {@code limit = gradient × limit + sqrt(gradient × limit)}. minRTT is measured at start and every
+ * {@value #MIN_RTT_INTERVAL_SECONDS} s (+ up to 15 % jitter), and after 5 windows in a row at the minimum, by pinning
+ * the limit to 3 until 50 calls that started in the measurement finished; their median is the new minRTT and the
+ * limit goes back to its value before. Neither interval has a default in Envoy: the update interval is the best one
+ * measured, the minRTT interval the 60 s of Envoy's documented example.
  */
 final class EnvoyGradient implements SimulatedLimit {
 
@@ -18,7 +20,13 @@ final class EnvoyGradient implements SimulatedLimit {
 
     private final long updateInterval;
 
-    private static final long MIN_RTT_INTERVAL = 60_000_000_000L;
+    /**
+     * Envoy has no default; 60 s is its documented example. Each measurement holds the limit at 3 for about five
+     * seconds against the standard callee, so longer intervals lose less (docs/adaptive-limits.md).
+     */
+    static final long MIN_RTT_INTERVAL_SECONDS = 60;
+
+    private final long minRttInterval;
 
     private static final double JITTER = 0.15;
 
@@ -58,7 +66,13 @@ final class EnvoyGradient implements SimulatedLimit {
 
     /** With another update interval: Envoy has no default, so the tables use the best one measured. */
     EnvoyGradient(int maxLimit, long seed, long updateIntervalMillis) {
+        this(maxLimit, seed, updateIntervalMillis, MIN_RTT_INTERVAL_SECONDS);
+    }
+
+    /** With other intervals between updates of the limit and between measurements of minRTT. */
+    EnvoyGradient(int maxLimit, long seed, long updateIntervalMillis, long minRttIntervalSeconds) {
         this.updateInterval = updateIntervalMillis * 1_000_000;
+        this.minRttInterval = minRttIntervalSeconds * 1_000_000_000L;
         this.maxLimit = maxLimit;
         this.random = new SplittableRandom(seed);
     }
@@ -82,7 +96,7 @@ final class EnvoyGradient implements SimulatedLimit {
             this.measuringMinRtt = false;
             this.limit = this.deferredLimit;
             long now = startNanos + rttNanos;
-            this.nextMinRttMeasurement = now + (long) (MIN_RTT_INTERVAL * (1 + JITTER * this.random.nextDouble()));
+            this.nextMinRttMeasurement = now + (long) (this.minRttInterval * (1 + JITTER * this.random.nextDouble()));
             this.nextWindowEnd = now + this.updateInterval;
         }
     }

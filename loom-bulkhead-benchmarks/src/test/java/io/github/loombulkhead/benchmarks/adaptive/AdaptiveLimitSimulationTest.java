@@ -186,6 +186,48 @@ class AdaptiveLimitSimulationTest {
     }
 
     @Test
+    void aLimitAboveTheWorkersQueuesAtTheCalleeWhichStillServesTheCallsItsCallersGaveUp() {
+        // By hand, 200 workers, exactly 300 ms, a 500 ms timeout, a static limit of 300, 500 calls at once. At 0: 300
+        // start, 200 are served, 100 queue at the callee. At 300 ms: 200 succeed; their workers take the 100 queued
+        // and 100 of the 200 calls that start now, the other 100 queue. At 500 ms the first 100 time out, but the
+        // callee works on them until 600 ms, when it takes the last 100 queued and the other 100 of 300 ms succeed.
+        // Those last 100 are served from 600 ms and time out at 800 ms, a round trip after they started.
+        List<long[]> samples = new ArrayList<>();
+        SimulatedLimit fixed = new SimulatedLimit() {
+
+            @Override
+            public int limit() {
+                return 300;
+            }
+
+            @Override
+            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+                samples.add(new long[] { startNanos + rttNanos, rttNanos, inflight, dropped ? 1 : 0 });
+            }
+        };
+        CalleeModel fixedService = CALLEE.withServiceSpread(0).withMaxWait(Duration.ofSeconds(60));
+        Trace trace = LimitSimulation.run(Scenario.burst(500, 200, Duration.ofSeconds(5)), fixedService, fixed,
+                AdaptiveLimitSimulation.SEED);
+        long ms = 1_000_000;
+        // {end, RTT, outcome} -> calls; every sample carries the calls in flight when it started, itself included
+        Map<String, Long> byEnd = samples.stream()
+            .collect(Collectors.groupingBy((s) -> (s[0] / ms) + " ms, RTT " + (s[1] / ms) + " ms, "
+                    + ((s[3] == 1) ? "timed out" : "succeeded"), Collectors.counting()));
+        assertThat(byEnd).containsExactlyInAnyOrderEntriesOf(Map.of("300 ms, RTT 300 ms, succeeded", 200L,
+                "500 ms, RTT 500 ms, timed out", 100L, "600 ms, RTT 300 ms, succeeded", 100L,
+                "800 ms, RTT 500 ms, timed out", 100L));
+        assertThat(samples.subList(0, 200)).extracting((s) -> (int) s[2]).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.rangeClosed(1, 200).boxed().toList());
+        assertThat(samples.subList(200, 300)).extracting((s) -> (int) s[2]).allMatch((n) -> n > 200 && n <= 300);
+        assertThat(samples.subList(300, 500)).extracting((s) -> (int) s[2]).allMatch((n) -> n > 100 && n <= 300);
+        BurstResult result = BurstResult.of(Scenario.burst(500, 200, Duration.ofSeconds(5)), fixedService, "300",
+                trace);
+        assertThat(result.succeeded()).isEqualTo(300);
+        assertThat(result.dropped()).isEqualTo(200);
+        assertThat(result.seconds()).isCloseTo(0.8, within(1e-9));
+    }
+
+    @Test
     void theBurstBoundFollowsTheCapacity() {
         Duration service = Duration.ofMillis(300);
         assertThat(Scenario.burst(1000, 200, Duration.ofSeconds(60)).burstBoundSeconds(service)).isCloseTo(1.5,

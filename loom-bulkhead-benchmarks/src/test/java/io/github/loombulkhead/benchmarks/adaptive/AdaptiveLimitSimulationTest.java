@@ -74,6 +74,26 @@ class AdaptiveLimitSimulationTest {
         assertThat(envoyGoodput(tenMinutes, 300)).isCloseTo(0.985, within(0.0005));
     }
 
+    @Test
+    void atTheirOwnDefaultMaximumOf200NetflixsGradient2AndAimdAreAStaticLimitAtThisCalleesCapacity() {
+        // The tables give every algorithm a ceiling of 1,000; Netflix's default of 200 happens to be C here.
+        List<Scenario> scenarios = AdaptiveLimitSimulation.scenarios(1);
+        Scenario twice = scenarios.get(2);
+        Scenario down = scenarios.get(4);
+        for (Contender contender : List.of(Contender.NETFLIX_GRADIENT2, Contender.NETFLIX_AIMD)) {
+            SimulationResult steady = Metrics.of(twice, CALLEE, contender, LimitSimulation.run(twice, CALLEE,
+                    contender.create(200, AdaptiveLimitSimulation.SEED), AdaptiveLimitSimulation.SEED));
+            assertThat(steady.meanLimit()).as(contender.label()).isCloseTo(1.0, within(0.005));
+            assertThat(steady.goodput()).as(contender.label()).isCloseTo(1.000, within(0.0015));
+        }
+        assertThat(Metrics.of(down, CALLEE, Contender.NETFLIX_GRADIENT2, LimitSimulation.run(down, CALLEE,
+                Contender.NETFLIX_GRADIENT2.create(200, AdaptiveLimitSimulation.SEED), AdaptiveLimitSimulation.SEED))
+            .goodput()).isCloseTo(0.029, within(0.0005));
+        assertThat(Metrics.of(down, CALLEE, Contender.NETFLIX_AIMD, LimitSimulation.run(down, CALLEE,
+                Contender.NETFLIX_AIMD.create(200, AdaptiveLimitSimulation.SEED), AdaptiveLimitSimulation.SEED))
+            .goodput()).isCloseTo(0.496, within(0.0005));
+    }
+
     private static double envoyGoodput(Scenario scenario, long minRttIntervalSeconds) {
         long seed = AdaptiveLimitSimulation.SEED;
         Trace trace = LimitSimulation.run(scenario, CALLEE, new EnvoyGradient(CALLEE.ceiling(), seed,

@@ -50,6 +50,9 @@ public final class Bulkhead {
 
     private final LimitControl limits;
 
+    /** This bulkhead's mark on a thread whose call chain holds no other permit ({@link CallChain}). */
+    private final CallChain.Scope chainMark = CallChain.markOf(this);
+
     public Bulkhead(String name, BulkheadConfig config) {
         this.name = requireName(name);
         this.config = new AtomicReference<>(Objects.requireNonNull(config, "config must not be null"));
@@ -174,6 +177,10 @@ public final class Bulkhead {
 
     Permits permits() {
         return this.permits;
+    }
+
+    CallChain.Scope chainMark() {
+        return this.chainMark;
     }
 
     /**

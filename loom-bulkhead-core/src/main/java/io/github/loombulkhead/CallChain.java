@@ -30,14 +30,22 @@ public final class CallChain {
      */
     public static Scope enter(Bulkhead bulkhead) {
         Held outer = HELD.get();
-        Held held = new Held(bulkhead, outer);
+        Held held = (outer != null) ? new Held(bulkhead, outer) : (Held) bulkhead.chainMark();
         HELD.set(held);
         return held;
     }
 
     /** Marks a thread that is new and holds nothing else; cheaper than {@link #enter}. */
     static void enterNewThread(Bulkhead bulkhead) {
-        HELD.set(new Held(bulkhead, null));
+        HELD.set((Held) bulkhead.chainMark());
+    }
+
+    /**
+     * The mark of {@code bulkhead} alone, on a thread that holds no other permit. It is immutable and closing it only
+     * changes the current thread's chain, so each bulkhead keeps one for every thread instead of one per call.
+     */
+    static Scope markOf(Bulkhead bulkhead) {
+        return new Held(bulkhead, null);
     }
 
     /** Ends what {@link #enterNewThread} began. */

@@ -1,11 +1,12 @@
 package io.github.loombulkhead.http;
 
 import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.limit.Outcome;
@@ -29,13 +30,26 @@ final class Permit {
     /** How deep the cause chain is searched. */
     private static final int MAX_CAUSES = 16;
 
+    /** Sets {@code released} once, without an object of its own per exchange. */
+    private static final VarHandle RELEASED;
+
+    static {
+        try {
+            RELEASED = MethodHandles.lookup().findVarHandle(Permit.class, "released", int.class);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final Bulkhead bulkhead;
 
     private final long start = System.nanoTime();
 
     private final int inflight;
 
-    private final AtomicBoolean released = new AtomicBoolean();
+    /** 1 once the permit went back; changed only through {@link #RELEASED}. */
+    private volatile int released;
 
     private long rtt = -1;
 
@@ -110,7 +124,7 @@ final class Permit {
     }
 
     void release() {
-        if (this.released.compareAndSet(false, true)) {
+        if (RELEASED.compareAndSet(this, 0, 1)) {
             long held = System.nanoTime() - this.start;
             this.bulkhead.onComplete(held, (this.rtt >= 0) ? this.rtt : held, this.inflight, this.outcome);
         }

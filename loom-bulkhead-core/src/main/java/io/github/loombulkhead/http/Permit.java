@@ -1,14 +1,10 @@
 package io.github.loombulkhead.http;
 
-import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.net.ConnectException;
-import java.net.UnknownHostException;
-import java.nio.channels.UnresolvedAddressException;
-import java.util.Set;
 
 import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.limit.DropClassifier;
 import io.github.loombulkhead.limit.Outcome;
 
 import org.springframework.http.HttpStatusCode;
@@ -20,15 +16,6 @@ import org.springframework.http.HttpStatusCode;
  * {@code 503} or {@code 429}), answered, or was never reached.
  */
 final class Permit {
-
-    /** Failures of an exchange that never left the caller: no sample, whatever the exception around them. */
-    private static final Set<String> NOT_SENT = Set.of("org.apache.hc.core5.http.ConnectionRequestTimeoutException");
-
-    /** Timeouts by name, for clients that may be absent: the JDK client's read and connect timeouts. */
-    private static final Set<String> TIMEOUTS = Set.of("java.net.http.HttpTimeoutException");
-
-    /** How deep the cause chain is searched. */
-    private static final int MAX_CAUSES = 16;
 
     /** Sets {@code released} once, without an object of its own per exchange. */
     private static final VarHandle RELEASED;
@@ -72,13 +59,14 @@ final class Permit {
     }
 
     /**
-     * The exchange failed before a response: a timeout or refused connection (as the exception or a cause) is a
-     * drop; a failure before anything was sent (an unknown host, no pooled connection in time) or of an interrupted
-     * caller is no sample, and so is anything else.
+     * The exchange failed before a response: a timeout or refused connection (as the exception or a cause, the
+     * {@linkplain DropClassifier#ofDefaults() default drops}) is a drop; a failure before anything was sent (an unknown
+     * host, no pooled connection in time) or of an interrupted caller is no sample, and so is anything else.
      */
     void failed(Throwable failure) {
         this.rtt = System.nanoTime() - this.start;
-        boolean overload = !Thread.currentThread().isInterrupted() && !neverSent(failure) && isOverload(failure);
+        boolean overload = !Thread.currentThread().isInterrupted()
+                && DropClassifier.ofDefaults().classify(failure) == Outcome.DROPPED;
         this.outcome = overload ? Outcome.DROPPED : Outcome.IGNORED;
     }
 
@@ -90,37 +78,6 @@ final class Permit {
         if (this.outcome != Outcome.DROPPED) {
             failed(failure);
         }
-    }
-
-    private static boolean neverSent(Throwable failure) {
-        int depth = 0;
-        for (Throwable t = failure; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {
-            if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException
-                    || isNamed(t, NOT_SENT)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isOverload(Throwable failure) {
-        int depth = 0;
-        for (Throwable t = failure; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {
-            if (t instanceof InterruptedIOException || t instanceof ConnectException || isNamed(t, TIMEOUTS)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether {@code failure}'s class or one of its superclasses has one of {@code names}. */
-    private static boolean isNamed(Throwable failure, Set<String> names) {
-        for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
-            if (names.contains(type.getName())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     void release() {

@@ -2,6 +2,8 @@ package io.github.loombulkhead.limit;
 
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -13,14 +15,23 @@ import java.util.concurrent.TimeoutException;
  * timeouts, refused connections and the callee's own overload answers: {@link TimeoutException}, {@link InterruptedIOException}
  * (socket, connect and HTTP client read timeouts), {@link ConnectException}, {@code java.net.http}'s
  * {@code HttpTimeoutException}, and Spring Web's {@code 503 Service Unavailable} and
- * {@code 429 Too Many Requests} exceptions. Any other failure is a {@link Outcome#SUCCESS}: the
- * callee answered.
+ * {@code 429 Too Many Requests} exceptions. A call that never reached the callee is no sample
+ * ({@link Outcome#IGNORED}), whatever the types: an unknown host, and a pooled connection not leased in time
+ * (HttpClient 5's {@code ConnectionRequestTimeoutException}, an {@link InterruptedIOException} that a timeout
+ * type would otherwise match), as the exception or a cause ({@link #neverSent}). Any other failure is a
+ * {@link Outcome#SUCCESS}: the callee answered.
  */
 public final class DropClassifier {
 
     private static final Set<String> DEFAULT_NAMES = Set.of("java.net.http.HttpTimeoutException",
             "org.springframework.web.client.HttpServerErrorException$ServiceUnavailable",
             "org.springframework.web.client.HttpClientErrorException$TooManyRequests");
+
+    /** Failures, by name for clients that may be absent, of a call that never left the caller. */
+    private static final Set<String> NOT_SENT_NAMES = Set.of("org.apache.hc.core5.http.ConnectionRequestTimeoutException");
+
+    /** How deep the cause chain is searched. */
+    private static final int MAX_CAUSES = 16;
 
     private static final DropClassifier DEFAULTS = new DropClassifier(
             List.of(TimeoutException.class, InterruptedIOException.class, ConnectException.class), DEFAULT_NAMES);
@@ -45,15 +56,48 @@ public final class DropClassifier {
         return new DropClassifier(types, Set.of());
     }
 
-    /** The outcome of a call that ended with {@code failure}; {@code null} means it succeeded. */
+    /**
+     * The outcome of a call that ended with {@code failure} ({@code null}: it succeeded): {@link Outcome#IGNORED}
+     * when it never reached the callee, {@link Outcome#DROPPED} when it or a cause is of a configured type,
+     * otherwise {@link Outcome#SUCCESS}.
+     */
     public Outcome classify(Throwable failure) {
+        if (neverSent(failure)) {
+            return Outcome.IGNORED;
+        }
         int depth = 0;
-        for (Throwable current = failure; current != null && depth < 16; current = current.getCause(), depth++) {
+        for (Throwable current = failure; current != null && depth < MAX_CAUSES; current = current.getCause(), depth++) {
             if (matches(current)) {
                 return Outcome.DROPPED;
             }
         }
         return Outcome.SUCCESS;
+    }
+
+    /**
+     * Whether {@code failure} (or one of its causes) says the call never left the caller, so that it tells nothing
+     * about the callee: an unknown host ({@link UnknownHostException}, {@link UnresolvedAddressException}) or no
+     * pooled connection leased in time (HttpClient 5's {@code ConnectionRequestTimeoutException}).
+     */
+    public static boolean neverSent(Throwable failure) {
+        int depth = 0;
+        for (Throwable current = failure; current != null && depth < MAX_CAUSES; current = current.getCause(), depth++) {
+            if (current instanceof UnknownHostException || current instanceof UnresolvedAddressException
+                    || isNamed(current, NOT_SENT_NAMES)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code failure}'s class or one of its superclasses has one of {@code names}. */
+    private static boolean isNamed(Throwable failure, Set<String> names) {
+        for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
+            if (names.contains(type.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean matches(Throwable failure) {
@@ -62,14 +106,7 @@ public final class DropClassifier {
                 return true;
             }
         }
-        if (!this.typeNames.isEmpty()) {
-            for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
-                if (this.typeNames.contains(type.getName())) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return !this.typeNames.isEmpty() && isNamed(failure, this.typeNames);
     }
 
     /** Equal when it names the same types, in any order. */

@@ -551,7 +551,8 @@ public class LoomBulkheadProperties {
         /**
          * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method
          * or executor task an overload signal (a drop) when thrown or among its causes; other failures count as
-         * answers. Bulkheads of HTTP clients classify exchanges themselves (timeouts, refused connections, 503, 429).
+         * answers, except a call that never reached the callee (an unknown host, no pooled connection in time): no
+         * sample. Bulkheads of HTTP clients classify exchanges themselves (timeouts, refused connections, 503, 429).
          */
         private List<String> dropExceptions = new ArrayList<>(DEFAULT_DROP_EXCEPTIONS);
 
@@ -713,7 +714,8 @@ public class LoomBulkheadProperties {
         /**
          * Exceptions (fully qualified class names, nested ones as Outer$Inner) that make a failed @Bulkhead method
          * or executor task an overload signal (a drop) when thrown or among its causes; other failures count as
-         * answers. Bulkheads of HTTP clients classify exchanges themselves (timeouts, refused connections, 503, 429).
+         * answers, except a call that never reached the callee (an unknown host, no pooled connection in time): no
+         * sample. Bulkheads of HTTP clients classify exchanges themselves (timeouts, refused connections, 503, 429).
          * Unset: the default.
          */
         private List<String> dropExceptions;

@@ -1,0 +1,295 @@
+package io.github.loombulkhead.autoconfigure;
+
+import java.io.UncheckedIOException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.RejectionReason;
+import io.github.loombulkhead.autoconfigure.cluster.LoomBulkheadClusterAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.endpoint.BulkheadsEndpoint;
+import io.github.loombulkhead.autoconfigure.endpoint.LoomBulkheadEndpointAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.http.LoomBulkheadHttpAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.metrics.LoomBulkheadMetricsAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.server.LoomBulkheadServerAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.server.LoomBulkheadServerWarningAutoConfiguration;
+import io.github.loombulkhead.autoconfigure.server.ServerBulkheadFilter;
+import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
+import io.github.loombulkhead.http.LoopbackServer;
+import io.github.loombulkhead.http.LoopbackServerExtension;
+import io.github.loombulkhead.limit.Outcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.aot.test.generate.TestGenerationContext;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.annotation.AnnotationConfigUtils;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.aot.ApplicationContextAotGenerator;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.test.tools.CompileWithForkedClassLoader;
+import org.springframework.core.test.tools.TestCompiler;
+import org.springframework.javapoet.ClassName;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.web.context.support.GenericWebApplicationContext;
+import org.springframework.web.service.registry.ImportHttpServices;
+import org.springframework.util.function.ThrowingConsumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The starter under ahead-of-time processing, as {@code spring-boot:process-aot} then {@code -Dspring.aot.enabled=true}
+ * (and a native image) run it: the auto-configurations are processed into code, compiled, and a fresh context is
+ * started from the generated initializer alone; its bulkheads must bound, measure and be configured as on the JVM.
+ */
+@CompileWithForkedClassLoader
+@ExtendWith(LoopbackServerExtension.class)
+class AheadOfTimeTest {
+
+    @Test
+    void bulkheadsBoundMeasureAndBindTheirProperties() {
+        Map<String, Object> properties = Map.of("loom.bulkhead.instances.svc.max-concurrent-calls", "1",
+                "loom.bulkhead.instances.svc.queue-capacity", "0",
+                "loom.bulkhead.instances.adaptive.adaptive.enabled", "true",
+                "loom.bulkhead.instances.adaptive.max-concurrent-calls", "40",
+                "loom.bulkhead.instances.adaptive.adaptive.drop-exceptions", "java.io.UncheckedIOException",
+                "management.endpoints.web.exposure.include", "bulkheads");
+        runAheadOfTime(GenericApplicationContext::new, properties, Application.class, (context) -> {
+            BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+            Bulkhead svc = registry.find("svc").orElseThrow();
+            assertThat(svc.getLimit()).isEqualTo(1);
+            assertThat(svc.getConfig().getQueueCapacity()).isZero();
+
+            // The @Bulkhead method holds the only permit: a second call at the same time is rejected.
+            Service service = context.getBean(Service.class);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Thread holder = Thread.ofVirtual().start(() -> service.hold(entered, release));
+            await().until(() -> entered.getCount() == 0);
+            assertThat(svc.getActiveCount()).isEqualTo(1);
+            assertThatExceptionOfType(BulkheadRejectedException.class)
+                .isThrownBy(() -> service.hold(new CountDownLatch(1), new CountDownLatch(0)))
+                .satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
+            release.countDown();
+            join(holder);
+            assertThat(svc.getPermittedCount()).isEqualTo(1);
+            assertThat(svc.getRejectedCount()).isEqualTo(1);
+
+            Bulkhead adaptive = registry.find("adaptive").orElseThrow();
+            assertThat(adaptive.isAdaptive()).isTrue();
+            assertThat(adaptive.getCeiling()).isEqualTo(40);
+            assertThat(adaptive.outcomeOf(new UncheckedIOException(new IOException("reset")))).isEqualTo(Outcome.DROPPED);
+
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(meters.get("loom.bulkhead.limit").tag("name", "svc").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get("loom.bulkhead.calls").tag("name", "svc").tag("outcome", "permitted")
+                .functionCounter()
+                .count()).isEqualTo(1.0);
+            assertThat(meters.get("loom.bulkhead.calls").tags("name", "svc", "outcome", "rejected", "reason", "queue-full")
+                .functionCounter()
+                .count()).isEqualTo(1.0);
+
+            BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+            assertThat(endpoint.bulkheads().bulkheads()).containsKeys("svc", "adaptive");
+        });
+    }
+
+    @Test
+    void theBoundedApplicationTaskExecutorIsCreated() {
+        Map<String, Object> properties = Map.of("loom.bulkhead.task-execution.enabled", "true",
+                "loom.bulkhead.instances.application-task-executor.max-concurrent-calls", "3");
+        runAheadOfTime(GenericApplicationContext::new, properties, Application.class, (context) -> {
+            assertThat(context.getBean("applicationTaskExecutor")).isInstanceOf(BoundedVirtualTaskExecutor.class);
+            assertThat(context.getBean("taskExecutor")).isSameAs(context.getBean("applicationTaskExecutor"));
+            BoundedVirtualTaskExecutor executor = context.getBean(BoundedVirtualTaskExecutor.class);
+            assertThat(executor.getExecutor().getBulkhead().getLimit()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void httpServiceGroupsAreBounded(LoopbackServer callee) {
+        Map<String, Object> properties = Map.of("loom.bulkhead.instances.x.max-concurrent-calls", "1",
+                "loom.bulkhead.instances.x.queue-capacity", "0",
+                "loom.bulkhead.http.groups.plain.bulkhead", "g", "loom.bulkhead.instances.g.max-concurrent-calls", "1",
+                "loom.bulkhead.instances.g.queue-capacity", "0",
+                "spring.http.serviceclient.callee.base-url", callee.baseUrl(),
+                "spring.http.serviceclient.plain.base-url", callee.baseUrl());
+        runAheadOfTime(GenericApplicationContext::new, properties, HttpApplication.class, (context) -> {
+            BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+            assertSecondCallRejected(callee, registry.find("x").orElseThrow(),
+                    context.getBean(io.github.loombulkhead.autoconfigure.http.CalleeClient.class)::slow);
+            callee.reset();
+            assertSecondCallRejected(callee, registry.find("g").orElseThrow(),
+                    context.getBean(io.github.loombulkhead.autoconfigure.http.PlainClient.class)::slow);
+        });
+    }
+
+    @Test
+    void theServerBulkheadFilterBoundsRequests() {
+        Map<String, Object> properties = Map.of("loom.bulkhead.server.enabled", "true",
+                "loom.bulkhead.instances.server.max-concurrent-calls", "1",
+                "loom.bulkhead.instances.server.queue-capacity", "0");
+        runAheadOfTime(GenericWebApplicationContext::new, properties, ServerApplication.class, (context) -> {
+            @SuppressWarnings("unchecked")
+            FilterRegistrationBean<ServerBulkheadFilter> registration = context.getBean("serverBulkheadFilter",
+                    FilterRegistrationBean.class);
+            ServerBulkheadFilter filter = registration.getFilter();
+            Bulkhead server = context.getBean(BulkheadRegistry.class).find("server").orElseThrow();
+            CountDownLatch release = new CountDownLatch(1);
+            Thread holder = Thread.ofVirtual().start(() -> {
+                try {
+                    filter.doFilter(new MockHttpServletRequest("GET", "/held"), new MockHttpServletResponse(),
+                            (request, response) -> awaitLatch(release));
+                }
+                catch (Exception ex) {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            await().until(() -> server.getActiveCount() == 1);
+            MockHttpServletResponse rejected = new MockHttpServletResponse();
+            filter.doFilter(new MockHttpServletRequest("GET", "/other"), rejected, new MockFilterChain());
+            assertThat(rejected.getStatus()).isEqualTo(503);
+            release.countDown();
+            join(holder);
+            assertThat(server.getPermittedCount()).isEqualTo(1);
+        });
+    }
+
+    private static void assertSecondCallRejected(LoopbackServer callee, Bulkhead bulkhead, Supplier<String> call) {
+        Thread holder = Thread.ofVirtual().start(call::get);
+        await().until(() -> callee.concurrent() == 1);
+        assertThatExceptionOfType(BulkheadRejectedException.class).isThrownBy(call::get)
+            .satisfies((ex) -> assertThat(ex.getBulkheadName()).isEqualTo(bulkhead.getName()));
+        callee.release();
+        join(holder);
+        assertThat(bulkhead.getPermittedCount()).isEqualTo(1);
+        assertThat(bulkhead.getRejectedCount()).isEqualTo(1);
+    }
+
+    /**
+     * Processes a context of {@code configuration} ahead of time, compiles the generated code and runs
+     * {@code assertions} on a fresh context of the same kind that the generated initializer alone defines.
+     */
+    static <C extends GenericApplicationContext> void runAheadOfTime(Supplier<C> contexts, Map<String, Object> properties,
+            Class<?> configuration, ThrowingConsumer<C> assertions) {
+        Map<String, Object> all = new LinkedHashMap<>(properties);
+        all.put("spring.threads.virtual.enabled", "true");
+        C context = contexts.get();
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", all));
+        AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
+        context.registerBean(configuration);
+        TestGenerationContext generation = new TestGenerationContext(configuration);
+        ClassName initializer = new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+        generation.writeGeneratedContent();
+        TestCompiler.forSystem().with(generation).compile((compiled) -> {
+            C fresh = contexts.get();
+            fresh.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", all));
+            @SuppressWarnings("unchecked")
+            ApplicationContextInitializer<GenericApplicationContext> generated = compiled
+                .getInstance(ApplicationContextInitializer.class, initializer.toString());
+            generated.initialize(fresh);
+            fresh.refresh();
+            try {
+                assertions.accept(fresh);
+            }
+            finally {
+                fresh.close();
+            }
+        });
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static void join(Thread thread) {
+        try {
+            assertThat(thread.join(java.time.Duration.ofSeconds(10))).isTrue();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** What an application on the starter has: its auto-configurations and a bean with a bounded method. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ LoomBulkheadAutoConfiguration.class, LoomBulkheadInactiveAutoConfiguration.class,
+            LoomBulkheadMetricsAutoConfiguration.class, LoomBulkheadEndpointAutoConfiguration.class,
+            LoomBulkheadClusterAutoConfiguration.class, LoomBulkheadServerWarningAutoConfiguration.class,
+            TaskExecutionAutoConfiguration.class, MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class })
+    static class Application {
+
+        @Bean
+        Service service() {
+            return new Service();
+        }
+
+        @Bean
+        SimpleMeterRegistry simpleMeterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+    }
+
+    /** An application calling HTTP services through service groups: one bounded by annotation, one by configuration. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ LoomBulkheadAutoConfiguration.class, LoomBulkheadInactiveAutoConfiguration.class,
+            LoomBulkheadHttpAutoConfiguration.class, HttpClientAutoConfiguration.class,
+            ImperativeHttpClientAutoConfiguration.class, HttpServiceClientPropertiesAutoConfiguration.class,
+            RestClientAutoConfiguration.class, HttpServiceClientAutoConfiguration.class })
+    @ImportHttpServices(group = "callee", types = io.github.loombulkhead.autoconfigure.http.CalleeClient.class)
+    @ImportHttpServices(group = "plain", types = io.github.loombulkhead.autoconfigure.http.PlainClient.class)
+    static class HttpApplication {
+
+    }
+
+    /** A servlet application with the server bulkhead. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ LoomBulkheadAutoConfiguration.class, LoomBulkheadServerAutoConfiguration.class,
+            LoomBulkheadServerWarningAutoConfiguration.class })
+    static class ServerApplication {
+
+    }
+
+    /** A bean whose method holds a permit of the bulkhead {@code svc}. */
+    static class Service {
+
+        @io.github.loombulkhead.annotation.Bulkhead("svc")
+        public void hold(CountDownLatch entered, CountDownLatch release) {
+            entered.countDown();
+            awaitLatch(release);
+        }
+    }
+}

@@ -29,6 +29,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -77,9 +80,10 @@ class AheadOfTimeTest {
                 "loom.bulkhead.instances.svc.queue-capacity", "0",
                 "loom.bulkhead.instances.adaptive.adaptive.enabled", "true",
                 "loom.bulkhead.instances.adaptive.max-concurrent-calls", "40",
-                "loom.bulkhead.instances.adaptive.adaptive.drop-exceptions", "java.io.UncheckedIOException",
+                "loom.bulkhead.instances.adaptive.adaptive.drop-exceptions[0]", "java.io.UncheckedIOException",
+                "loom.bulkhead.instances.adaptive.adaptive.drop-exceptions[1]", Overloaded.class.getName(),
                 "management.endpoints.web.exposure.include", "bulkheads");
-        runAheadOfTime(GenericApplicationContext::new, properties, Application.class, (context) -> {
+        RuntimeHints hints = runAheadOfTime(GenericApplicationContext::new, properties, Application.class, (context) -> {
             BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
             Bulkhead svc = registry.find("svc").orElseThrow();
             assertThat(svc.getLimit()).isEqualTo(1);
@@ -104,6 +108,8 @@ class AheadOfTimeTest {
             assertThat(adaptive.isAdaptive()).isTrue();
             assertThat(adaptive.getCeiling()).isEqualTo(40);
             assertThat(adaptive.outcomeOf(new UncheckedIOException(new IOException("reset")))).isEqualTo(Outcome.DROPPED);
+            assertThat(adaptive.outcomeOf(new Overloaded())).isEqualTo(Outcome.DROPPED);
+            assertThat(adaptive.outcomeOf(new IllegalStateException())).isEqualTo(Outcome.SUCCESS);
 
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             assertThat(meters.get("loom.bulkhead.limit").tag("name", "svc").gauge().value()).isEqualTo(1.0);
@@ -117,6 +123,13 @@ class AheadOfTimeTest {
             BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
             assertThat(endpoint.bulkheads().bulkheads()).containsKeys("svc", "adaptive");
         });
+        // What a native image of this application needs beyond what the generated code names.
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Service.class, "hold")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(Overloaded.class)).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of("org.slf4j.MDC"))).accepts(hints);
+        // Spring Boot's binding hints cover what the unknown-key failure analyzer reflects on.
+        assertThat(RuntimeHintsPredicates.reflection().onType(LoomBulkheadProperties.InstanceAdaptive.class))
+            .accepts(hints);
     }
 
     @Test
@@ -195,7 +208,7 @@ class AheadOfTimeTest {
      * Processes a context of {@code configuration} ahead of time, compiles the generated code and runs
      * {@code assertions} on a fresh context of the same kind that the generated initializer alone defines.
      */
-    static <C extends GenericApplicationContext> void runAheadOfTime(Supplier<C> contexts, Map<String, Object> properties,
+    static <C extends GenericApplicationContext> RuntimeHints runAheadOfTime(Supplier<C> contexts, Map<String, Object> properties,
             Class<?> configuration, ThrowingConsumer<C> assertions) {
         Map<String, Object> all = new LinkedHashMap<>(properties);
         all.put("spring.threads.virtual.enabled", "true");
@@ -221,6 +234,7 @@ class AheadOfTimeTest {
                 fresh.close();
             }
         });
+        return generation.getRuntimeHints();
     }
 
     private static void awaitLatch(CountDownLatch latch) {
@@ -280,6 +294,11 @@ class AheadOfTimeTest {
     @ImportAutoConfiguration({ LoomBulkheadAutoConfiguration.class, LoomBulkheadServerAutoConfiguration.class,
             LoomBulkheadServerWarningAutoConfiguration.class })
     static class ServerApplication {
+
+    }
+
+    /** An overload signal of the application's own, named in {@code drop-exceptions}. */
+    static class Overloaded extends RuntimeException {
 
     }
 

@@ -29,6 +29,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.aop.support.AopUtils;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
@@ -43,6 +44,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.annotation.AnnotationConfigUtils;
@@ -71,19 +74,22 @@ import static org.awaitility.Awaitility.await;
  * started from the generated initializer alone; its bulkheads must bound, measure and be configured as on the JVM.
  */
 @CompileWithForkedClassLoader
-@ExtendWith(LoopbackServerExtension.class)
+@ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
 class AheadOfTimeTest {
 
     @Test
-    void bulkheadsBoundMeasureAndBindTheirProperties() {
-        Map<String, Object> properties = Map.of("loom.bulkhead.instances.svc.max-concurrent-calls", "1",
+    void bulkheadsBoundMeasureAndBindTheirProperties(CapturedOutput output) {
+        // Built with a limit of 4, run with 1: the limits are bound when the application starts.
+        Map<String, Object> properties = Map.of("loom.bulkhead.instances.svc.max-concurrent-calls", "4",
                 "loom.bulkhead.instances.svc.queue-capacity", "0",
                 "loom.bulkhead.instances.adaptive.adaptive.enabled", "true",
                 "loom.bulkhead.instances.adaptive.max-concurrent-calls", "40",
                 "loom.bulkhead.instances.adaptive.adaptive.drop-exceptions[0]", "java.io.UncheckedIOException",
                 "loom.bulkhead.instances.adaptive.adaptive.drop-exceptions[1]", Overloaded.class.getName(),
                 "management.endpoints.web.exposure.include", "bulkheads");
-        RuntimeHints hints = runAheadOfTime(GenericApplicationContext::new, properties, Application.class, (context) -> {
+        Map<String, Object> atRuntime = Map.of("loom.bulkhead.instances.svc.max-concurrent-calls", "1");
+        RuntimeHints hints = runAheadOfTime(GenericApplicationContext::new, properties, atRuntime, Application.class,
+                (context) -> {
             BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
             Bulkhead svc = registry.find("svc").orElseThrow();
             assertThat(svc.getLimit()).isEqualTo(1);
@@ -122,6 +128,10 @@ class AheadOfTimeTest {
 
             BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
             assertThat(endpoint.bulkheads().bulkheads()).containsKeys("svc", "adaptive");
+
+            // The startup report tells used bulkheads from unused ones in the generated context too.
+            assertThat(output).contains("Bulkhead 'adaptive' is configured")
+                .doesNotContain("Bulkhead 'svc' is configured");
         });
         // What a native image of this application needs beyond what the generated code names.
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Service.class, "hold")).accepts(hints);
@@ -145,7 +155,17 @@ class AheadOfTimeTest {
     }
 
     @Test
-    void httpServiceGroupsAreBounded(LoopbackServer callee) {
+    void inactiveWithoutVirtualThreadsWarnsThatAnnotatedBeansAreNotBounded(CapturedOutput output) {
+        runAheadOfTime(GenericApplicationContext::new, Map.of("spring.threads.virtual.enabled", "false"),
+                Application.class, (context) -> {
+                    assertThat(context.getBeansOfType(BulkheadRegistry.class)).isEmpty();
+                    assertThat(AopUtils.isAopProxy(context.getBean(Service.class))).isFalse();
+                    assertThat(output).contains("@Bulkhead is used by 1 bean(s) [service] but loom-bulkhead is INACTIVE");
+                });
+    }
+
+    @Test
+    void httpServiceGroupsAreBounded(LoopbackServer callee, CapturedOutput output) {
         Map<String, Object> properties = Map.of("loom.bulkhead.instances.x.max-concurrent-calls", "1",
                 "loom.bulkhead.instances.x.queue-capacity", "0",
                 "loom.bulkhead.http.groups.plain.bulkhead", "g", "loom.bulkhead.instances.g.max-concurrent-calls", "1",
@@ -159,6 +179,7 @@ class AheadOfTimeTest {
             callee.reset();
             assertSecondCallRejected(callee, registry.find("g").orElseThrow(),
                     context.getBean(io.github.loombulkhead.autoconfigure.http.PlainClient.class)::slow);
+            assertThat(output).doesNotContain("is configured (loom.bulkhead.instances");
         });
     }
 
@@ -210,8 +231,17 @@ class AheadOfTimeTest {
      */
     static <C extends GenericApplicationContext> RuntimeHints runAheadOfTime(Supplier<C> contexts, Map<String, Object> properties,
             Class<?> configuration, ThrowingConsumer<C> assertions) {
-        Map<String, Object> all = new LinkedHashMap<>(properties);
+        return runAheadOfTime(contexts, properties, Map.of(), configuration, assertions);
+    }
+
+    /** As above, the application running with {@code atRuntime} over the properties it was built with. */
+    static <C extends GenericApplicationContext> RuntimeHints runAheadOfTime(Supplier<C> contexts, Map<String, Object> properties,
+            Map<String, Object> atRuntime, Class<?> configuration, ThrowingConsumer<C> assertions) {
+        Map<String, Object> all = new LinkedHashMap<>();
         all.put("spring.threads.virtual.enabled", "true");
+        all.putAll(properties);
+        Map<String, Object> running = new LinkedHashMap<>(all);
+        running.putAll(atRuntime);
         C context = contexts.get();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", all));
         AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
@@ -221,7 +251,7 @@ class AheadOfTimeTest {
         generation.writeGeneratedContent();
         TestCompiler.forSystem().with(generation).compile((compiled) -> {
             C fresh = contexts.get();
-            fresh.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", all));
+            fresh.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", running));
             @SuppressWarnings("unchecked")
             ApplicationContextInitializer<GenericApplicationContext> generated = compiled
                 .getInstance(ApplicationContextInitializer.class, initializer.toString());

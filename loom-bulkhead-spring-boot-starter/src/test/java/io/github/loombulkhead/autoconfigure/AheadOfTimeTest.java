@@ -3,8 +3,10 @@ package io.github.loombulkhead.autoconfigure;
 import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -24,6 +26,10 @@ import io.github.loombulkhead.autoconfigure.task.BoundedVirtualTaskExecutor;
 import io.github.loombulkhead.http.LoopbackServer;
 import io.github.loombulkhead.http.LoopbackServerExtension;
 import io.github.loombulkhead.limit.Outcome;
+import io.github.loombulkhead.redis.ClusterBulkhead;
+import io.github.loombulkhead.redis.ClusterBulkheads;
+import io.github.loombulkhead.redis.RedisServer;
+import io.github.loombulkhead.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -38,6 +44,7 @@ import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
@@ -77,7 +84,7 @@ import static org.awaitility.Awaitility.await;
  * started from the generated initializer alone; its bulkheads must bound, measure and be configured as on the JVM.
  */
 @CompileWithForkedClassLoader
-@ExtendWith({ LoopbackServerExtension.class, OutputCaptureExtension.class })
+@ExtendWith({ LoopbackServerExtension.class, RedisServerExtension.class, OutputCaptureExtension.class })
 class AheadOfTimeTest {
 
     @Test
@@ -194,6 +201,32 @@ class AheadOfTimeTest {
         assertThat(RuntimeHintsPredicates.proxies()
             .forInterfaces(io.github.loombulkhead.autoconfigure.http.CalleeClient.class, SpringProxy.class,
                     Advised.class, DecoratingProxy.class)).accepts(hints);
+    }
+
+    @Test
+    void clusterBulkheadsShareTheirLimitThroughRedis(RedisServer redis) {
+        Map<String, Object> properties = Map.of("spring.data.redis.host", "127.0.0.1",
+                "spring.data.redis.port", Integer.toString(redis.port()), "spring.data.redis.timeout", "500ms",
+                "loom.bulkhead.cluster.key-prefix", "aot-" + UUID.randomUUID(),
+                "loom.bulkhead.instances.callee.max-concurrent-calls", "2",
+                "loom.bulkhead.instances.callee.cluster.enabled", "true",
+                "loom.bulkhead.instances.callee.cluster.fallback", "reject");
+        RuntimeHints hints = runAheadOfTime(GenericApplicationContext::new, properties, ClusterApplication.class,
+                (context) -> {
+                    Bulkhead callee = context.getBean(BulkheadRegistry.class).find("callee").orElseThrow();
+                    ClusterBulkhead cluster = context.getBean(ClusterBulkheads.class).find("callee").orElseThrow();
+                    callee.acquirePermit();
+                    callee.acquirePermit();
+                    assertThat(callee.tryAcquirePermit()).isFalse();
+                    // Leased from Redis by the scripts read from the class path.
+                    await().atMost(java.time.Duration.ofSeconds(5)).until(() -> cluster.getClusterInFlight() == 2);
+                    callee.onComplete(0);
+                    callee.onComplete(0);
+                });
+        for (String script : List.of("lease-keys.lua", "sync.lua", "init.lua", "change-limit.lua")) {
+            assertThat(RuntimeHintsPredicates.resource().forResource("io/github/loombulkhead/redis/" + script))
+                .accepts(hints);
+        }
     }
 
     @Test
@@ -329,6 +362,14 @@ class AheadOfTimeTest {
     @ImportHttpServices(group = "callee", types = io.github.loombulkhead.autoconfigure.http.CalleeClient.class)
     @ImportHttpServices(group = "plain", types = io.github.loombulkhead.autoconfigure.http.PlainClient.class)
     static class HttpApplication {
+
+    }
+
+    /** An application whose bulkhead shares its limit with other processes through Redis. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, LoomBulkheadAutoConfiguration.class,
+            LoomBulkheadClusterAutoConfiguration.class })
+    static class ClusterApplication {
 
     }
 

@@ -8,6 +8,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
@@ -39,6 +40,8 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
 
     private static final String TASK_EXECUTOR = "taskExecutor";
 
+    private static final String WARNING = "loomBulkheadApplicationTaskExecutorWarning";
+
     private static final Log logger = LogFactory.getLog(ApplicationTaskExecutorRegistrar.class);
 
     @Override
@@ -56,8 +59,13 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
             return;
         }
         registry.removeBeanDefinition(FACTORY);
-        logger.warn("loom.bulkhead.task-execution.enabled=true but no bounded applicationTaskExecutor was created: "
-                + reason(registry));
+        // Said by a bean when the application starts, not here: ahead-of-time processing runs this while it builds.
+        RootBeanDefinition warning = new RootBeanDefinition(Warning.class);
+        warning.getConstructorArgumentValues()
+            .addIndexedArgumentValue(0, "loom.bulkhead.task-execution.enabled=true but no bounded "
+                    + "applicationTaskExecutor was created: " + reason(registry));
+        warning.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
+        registry.registerBeanDefinition(WARNING, warning);
     }
 
     private static RootBeanDefinition boundedExecutor() {
@@ -100,6 +108,21 @@ class ApplicationTaskExecutorRegistrar implements BeanDefinitionRegistryPostProc
         }
         return "Spring Boot's task execution auto-configuration (TaskExecutionAutoConfiguration) did not create "
                 + "one; it may be excluded";
+    }
+
+    /** Logs why no bounded executor was created, once the application's singletons exist. */
+    static final class Warning implements SmartInitializingSingleton {
+
+        private final String message;
+
+        Warning(String message) {
+            this.message = message;
+        }
+
+        @Override
+        public void afterSingletonsInstantiated() {
+            logger.warn(this.message);
+        }
     }
 
     /** Makes the bounded executor, with the application's settings. */

@@ -87,6 +87,9 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith({ LoopbackServerExtension.class, RedisServerExtension.class, OutputCaptureExtension.class })
 class AheadOfTimeTest {
 
+    /** Printed before the generated context starts: what comes after it, the application logged when it started. */
+    private static final String STARTING = "Starting the application from the generated code";
+
     @Test
     void bulkheadsBoundMeasureAndBindTheirProperties(CapturedOutput output) {
         // Built with a limit of 4, run with 1: the limits are bound when the application starts.
@@ -174,6 +177,18 @@ class AheadOfTimeTest {
                     assertThat(context.getBeansOfType(BulkheadRegistry.class)).isEmpty();
                     assertThat(AopUtils.isAopProxy(context.getBean(Service.class))).isFalse();
                     assertThat(output).contains("@Bulkhead is used by 1 bean(s) [service] but loom-bulkhead is INACTIVE");
+                });
+    }
+
+    @Test
+    void theExecutorThatBacksOffSaysSoWhenTheApplicationStarts(CapturedOutput output) {
+        runAheadOfTime(GenericApplicationContext::new, Map.of("loom.bulkhead.task-execution.enabled", "true"),
+                WithExecutor.class, (context) -> {
+                    assertThat(context.getBeansOfType(BoundedVirtualTaskExecutor.class)).isEmpty();
+                    assertThat(output.toString().substring(output.toString().lastIndexOf(STARTING)))
+                        .contains("loom.bulkhead.task-execution.enabled=true but no bounded applicationTaskExecutor "
+                                + "was created: like Spring Boot, it backs off because the application defines its "
+                                + "own Executor bean(s) [myExecutor]");
                 });
     }
 
@@ -302,6 +317,7 @@ class AheadOfTimeTest {
             ApplicationContextInitializer<GenericApplicationContext> generated = compiled
                 .getInstance(ApplicationContextInitializer.class, initializer.toString());
             generated.initialize(fresh);
+            System.out.println(STARTING);
             fresh.refresh();
             try {
                 assertions.accept(fresh);
@@ -350,6 +366,17 @@ class AheadOfTimeTest {
         @Bean
         SimpleMeterRegistry simpleMeterRegistry() {
             return new SimpleMeterRegistry();
+        }
+    }
+
+    /** An application with an {@code Executor} of its own, so that Spring Boot creates no executor. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ LoomBulkheadAutoConfiguration.class, TaskExecutionAutoConfiguration.class })
+    static class WithExecutor {
+
+        @Bean
+        java.util.concurrent.ExecutorService myExecutor() {
+            return java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
         }
     }
 

@@ -71,6 +71,7 @@ import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.context.support.GenericWebApplicationContext;
+import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.service.registry.ImportHttpServices;
 import org.springframework.util.function.ThrowingConsumer;
 
@@ -245,11 +246,12 @@ class AheadOfTimeTest {
     }
 
     @Test
-    void theServerBulkheadFilterBoundsRequests() {
+    void theServerBulkheadFilterBoundsRequests(CapturedOutput output) throws NoSuchMethodException {
         Map<String, Object> properties = Map.of("loom.bulkhead.server.enabled", "true",
                 "loom.bulkhead.instances.server.max-concurrent-calls", "1",
                 "loom.bulkhead.instances.server.queue-capacity", "0");
-        runAheadOfTime(GenericWebApplicationContext::new, properties, ServerApplication.class, (context) -> {
+        RuntimeHints hints = runAheadOfTime(GenericWebApplicationContext::new, properties, ServerApplication.class,
+                (context) -> {
             @SuppressWarnings("unchecked")
             FilterRegistrationBean<ServerBulkheadFilter> registration = context.getBean("serverBulkheadFilter",
                     FilterRegistrationBean.class);
@@ -272,7 +274,16 @@ class AheadOfTimeTest {
             release.countDown();
             join(holder);
             assertThat(server.getPermittedCount()).isEqualTo(1);
+            // The filter after the bulkhead's runs in ASYNC dispatches too, which the startup check found out.
+            assertThat(output.toString().substring(output.toString().lastIndexOf(STARTING)))
+                .doesNotContain("come after the server bulkhead's filter");
         });
+        // What that check calls reflectively.
+        assertThat(RuntimeHintsPredicates.reflection()
+            .onMethodInvocation(AsyncFilter.class.getDeclaredMethod("shouldNotFilterAsyncDispatch"))).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection()
+            .onMethodInvocation(OncePerRequestFilter.class.getDeclaredMethod("shouldNotFilterAsyncDispatch")))
+            .accepts(hints);
     }
 
     private static void assertSecondCallRejected(LoopbackServer callee, Bulkhead bulkhead, Supplier<String> call) {
@@ -406,6 +417,26 @@ class AheadOfTimeTest {
             LoomBulkheadServerWarningAutoConfiguration.class })
     static class ServerApplication {
 
+        @Bean
+        AsyncFilter asyncFilter() {
+            return new AsyncFilter();
+        }
+    }
+
+    /** A filter of the application without an order of its own: it comes after the bulkhead's. */
+    static class AsyncFilter extends OncePerRequestFilter {
+
+        @Override
+        protected boolean shouldNotFilterAsyncDispatch() {
+            return false;
+        }
+
+        @Override
+        protected void doFilterInternal(jakarta.servlet.http.HttpServletRequest request,
+                jakarta.servlet.http.HttpServletResponse response, jakarta.servlet.FilterChain chain)
+                throws jakarta.servlet.ServletException, IOException {
+            chain.doFilter(request, response);
+        }
     }
 
     /** An overload signal of the application's own, named in {@code drop-exceptions}. */

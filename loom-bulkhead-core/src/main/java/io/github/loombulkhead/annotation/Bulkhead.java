@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
 import org.springframework.core.annotation.AliasFor;
 
 /**
@@ -42,10 +43,13 @@ import org.springframework.core.annotation.AliasFor;
  * completion cannot be observed without blocking.</li>
  * </ul>
  * The name must not be blank; a name with no configuration of its own gets the registry's defaults.
+ * <p>Ahead-of-time processing registers the annotated methods for reflective invocation, which the proxy's call of
+ * the target uses in a native image (as for Spring's own {@code @ConcurrencyLimit}).
  */
 @Target({ ElementType.TYPE, ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective
 public @interface Bulkhead {
 
     /** Name of the bulkhead; alias for {@link #name()}. */

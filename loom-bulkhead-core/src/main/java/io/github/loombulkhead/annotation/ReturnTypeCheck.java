@@ -18,8 +18,11 @@ import static io.github.loombulkhead.annotation.AnnotatedMethods.invalid;
  */
 final class ReturnTypeCheck {
 
-    private static final boolean springWebPresent = ClassUtils.isPresent(
-            "org.springframework.web.service.annotation.HttpExchange", ReturnTypeCheck.class.getClassLoader());
+    /** Looked up by name (a native image registers it, see {@link BulkheadAnnotationRuntimeHints}). */
+    static final String HTTP_EXCHANGE = "org.springframework.web.service.annotation.HttpExchange";
+
+    private static final boolean springWebPresent = ClassUtils.isPresent(HTTP_EXCHANGE,
+            ReturnTypeCheck.class.getClassLoader());
 
     /**
      * Reactive types recognized even when no library that Spring's {@link ReactiveAdapterRegistry} adapts is

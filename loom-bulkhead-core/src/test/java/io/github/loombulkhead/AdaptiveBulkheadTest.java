@@ -122,13 +122,14 @@ class AdaptiveBulkheadTest {
             .adaptive(AdaptiveLimitConfig.ofDefaults())
             .build());
         assertThat(bulkhead.getLimit()).isEqualTo(100);
-        // One quick call at a time until the first window closes: the calls below start right after it, before any
-        // other call completed.
+        // One quick call at a time until the first window closes, and one more: the algorithm starts watching the
+        // calls in flight when the first sample after that window arrives.
         long learning = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (bulkhead.getLimitAlgorithm().getEstimates().get("noLoadRttNanos").longValue() == 0) {
             assertThat(System.nanoTime() - learning).as("the no-load RTT is known within 10 s").isNegative();
             quickCall(bulkhead);
         }
+        quickCall(bulkhead);
         assertThat(bulkhead.getLimit()).as("quick calls alone never lower it").isEqualTo(100);
         long sent = System.nanoTime();
         int[] stuck = new int[40];

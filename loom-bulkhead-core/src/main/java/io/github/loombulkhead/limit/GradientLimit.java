@@ -331,18 +331,12 @@ final class GradientLimit implements LimitAlgorithm {
         long mean = closed.meanRtt();
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;
-        long known = this.noLoadRtt.get();
         if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, this.drainCountdown == 1)) {
             // A slower callee, not a queue: the limit may return to where the overload began.
             this.knee = this.peak;
         }
         this.drainCountdown = Math.max(0, this.drainCountdown - 1);
         long noLoad = this.noLoadRtt.get();
-        if (known == 0) {
-            // The first no-load RTT: the cohorts start now, not at the next sample's scan, so that calls starting
-            // before another one completes are watched too (started before the cohorts, they would never be).
-            this.cohorts.scaleTo(noLoad, closed.latestEnd());
-        }
         this.windowRtt = mean;
         if (settling) {
             return;

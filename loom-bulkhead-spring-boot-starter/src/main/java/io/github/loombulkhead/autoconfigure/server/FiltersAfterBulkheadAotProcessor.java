@@ -21,8 +21,6 @@ class FiltersAfterBulkheadAotProcessor implements BeanFactoryInitializationAotPr
 
     private static final String ONCE_PER_REQUEST_FILTER = "org.springframework.web.filter.OncePerRequestFilter";
 
-    static final String METHOD = "shouldNotFilterAsyncDispatch";
-
     /** The {@link FiltersAfterBulkheadReporter} bean of {@link LoomBulkheadServerAutoConfiguration}. */
     private static final String REPORTER = "serverBulkheadFiltersAfterReporter";
 
@@ -53,7 +51,7 @@ class FiltersAfterBulkheadAotProcessor implements BeanFactoryInitializationAotPr
                 Class<?> type = beanFactory.getType(name, false);
                 for (Class<?> c = (type != null) ? ClassUtils.getUserClass(type) : null; c != null
                         && c != Object.class; c = c.getSuperclass()) {
-                    Method declared = ReflectionUtils.findMethod(c, METHOD);
+                    Method declared = ReflectionUtils.findMethod(c, FiltersAfterBulkheadReporter.SKIPS_ASYNC_DISPATCH);
                     if (declared != null && declared.getDeclaringClass() == c) {
                         methods.add(declared);
                     }

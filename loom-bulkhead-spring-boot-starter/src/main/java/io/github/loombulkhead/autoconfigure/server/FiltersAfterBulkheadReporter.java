@@ -26,6 +26,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class FiltersAfterBulkheadReporter implements SmartInitializingSingleton {
 
+    /** The {@code OncePerRequestFilter} method, called reflectively, telling whether a filter skips a waited request. */
+    static final String SKIPS_ASYNC_DISPATCH = "shouldNotFilterAsyncDispatch";
+
     private static final Log logger = LogFactory.getLog(FiltersAfterBulkheadReporter.class);
 
     private final ListableBeanFactory beanFactory;
@@ -77,7 +80,7 @@ final class FiltersAfterBulkheadReporter implements SmartInitializingSingleton {
         }
         Filter filter = registration.getFilter();
         if (filter instanceof OncePerRequestFilter) {
-            Method skips = ReflectionUtils.findMethod(filter.getClass(), "shouldNotFilterAsyncDispatch");
+            Method skips = ReflectionUtils.findMethod(filter.getClass(), SKIPS_ASYNC_DISPATCH);
             if (skips == null) {
                 return false;
             }

@@ -125,7 +125,7 @@ public final class ClusterPermitsBenchmark {
         System.out.println();
         System.out.println("Permits per second at a shared limit of " + LIMIT + ", 1 ms per call, demand 2x the limit, "
                 + seconds + " s each:");
-        System.out.println("| Processes | loom-bulkhead-redis permits/s | max in use | Redis syncs/s | Redisson permits/s | max in use |");
+        System.out.println("| Processes | loom-bulkhead-redis permits/s | max in use | Redis script calls/s | Redisson permits/s | max in use |");
         System.out.println("|---|---|---|---|---|---|");
         for (int processes : new int[] { 1, 3, 10 }) {
             Throughput cluster = clusterThroughput(port, processes, seconds);

@@ -37,8 +37,11 @@ import org.springframework.boot.convert.DurationStyle;
  * value changes nothing. One bulkhead is addressed by its name written as is, slashes included
  * ({@code /actuator/bulkheads/https://host:443}).
  */
-@Endpoint(id = "bulkheads", defaultAccess = Access.READ_ONLY)
+@Endpoint(id = BulkheadsEndpoint.ID, defaultAccess = Access.READ_ONLY)
 public class BulkheadsEndpoint {
+
+    /** The endpoint's id: {@code /actuator/bulkheads}. */
+    public static final String ID = "bulkheads";
 
     private final BulkheadRegistry registry;
 
@@ -77,9 +80,9 @@ public class BulkheadsEndpoint {
 
     /**
      * The write as the web layers call it: every value arrives as written (a JSON number as its digits) and is parsed
-     * here, so a bad one is refused naming the field. A {@code name} in the body or the query string (a read's JSON
-     * sent back edited) must be the addressed bulkhead's. The settings a running bulkhead cannot change are refused
-     * by name instead of being ignored.
+     * here, so a bad one is refused naming the field. A {@code name} in the body or the query string must be the
+     * addressed bulkhead's. The settings a running bulkhead cannot change are refused by name instead of being
+     * ignored, and so is any other key, before this method runs ({@link WriteFieldsAdvisor}).
      * @param nameSegments the name's path segments (see {@link #bulkhead(String[])})
      * @throws InvalidEndpointRequestException (400) naming what was wrong; nothing is changed then
      */

@@ -6,6 +6,7 @@ import io.github.loombulkhead.autoconfigure.LoomBulkheadAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -35,5 +36,11 @@ public final class LoomBulkheadEndpointAutoConfiguration {
         // Asked at each write: the cluster auto-configuration's may come later.
         return new BulkheadsEndpoint(bulkheadRegistry,
                 (bulkhead) -> fallbacks.orderedStream().anyMatch((fallback) -> fallback.isInFallback(bulkhead)));
+    }
+
+    @Bean
+    @ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
+    static OperationInvokerAdvisor loomBulkheadWriteFieldsAdvisor() {
+        return new WriteFieldsAdvisor();
     }
 }

@@ -137,14 +137,48 @@ class BulkheadsEndpointWriteAccessTest {
         assertThat(body.body()).contains("The request names bulkhead 'z' but is addressed to 'y'");
         Response query = post("/bulkheads/y?name=z", "{\"maxConcurrentCalls\": 60}");
         assertThat(query.status()).isEqualTo(400);
-        // The path's own parameter: Spring Boot would let a key of the same name replace it.
-        assertThat(post("/bulkheads/y?bulkhead=z", "{\"bulkhead\": \"z\", \"maxConcurrentCalls\": 60}").status())
-            .isEqualTo(200);
-        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(60);
+        // The path's own parameter had this name once: Spring Boot lets a key of the same name replace it.
+        Response selector = post("/bulkheads/y?bulkhead=z", "{\"bulkhead\": \"z\", \"maxConcurrentCalls\": 60}");
+        assertThat(selector.status()).isEqualTo(400);
+        assertThat(selector.body()).contains("unknown field 'bulkhead'");
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
         assertThat(this.registry.bulkhead("z").getConfig().getMaxConcurrentCalls()).isEqualTo(100);
         // Its own name, as a read shows it, is fine.
         assertThat(post("/bulkheads/y", "{\"name\": \"y\", \"maxConcurrentCalls\": 6}").status()).isEqualTo(200);
         assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(6);
+    }
+
+    @Test
+    void aMisspelledFieldIsRefusedByNameInsteadOfDroppedBesideAValidOne() {
+        Response response = post("/bulkheads/y", "{\"maxConcurrentCalls\": 12, \"maxWaitDuraton\": \"3s\"}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body()).contains("A write takes name, maxConcurrentCalls, maxWaitDuration, queueCapacity, "
+                + "fair but the request has unknown field 'maxWaitDuraton'; send only the fields to change; nothing "
+                + "changed");
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
+        assertThat(this.registry.bulkhead("y").getConfig().getMaxWaitDuration()).hasSeconds(10);
+    }
+
+    @Test
+    void anUnknownQueryParameterIsRefusedToo() {
+        Response response = post("/bulkheads/y?maxConcurentCalls=9", "{\"maxWaitDuration\": \"3s\"}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body()).contains("unknown field 'maxConcurentCalls'");
+        assertThat(this.registry.bulkhead("y").getConfig().getMaxWaitDuration()).hasSeconds(10);
+        // Known fields work from the query string as from the body.
+        assertThat(post("/bulkheads/y?maxConcurrentCalls=9", "{}").status()).isEqualTo(200);
+        assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(9);
+    }
+
+    @Test
+    void fieldsOfAReadsAnswerAreNamedReadOnlyWithTheFieldThatChangesThem() {
+        Response response = post("/bulkheads/z",
+                "{\"name\": \"z\", \"limit\": 30, \"adaptive\": false, \"typo\": 1}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body()).contains("but the request has unknown field 'typo' and 'adaptive', 'limit' are "
+                + "read-only (a read's answer; maxConcurrentCalls sets the limit of a static bulkhead and the ceiling "
+                + "of an adaptive one)");
+        assertThat(this.registry.bulkhead("z").getConfig().getMaxConcurrentCalls()).isEqualTo(100);
     }
 
     @Test

@@ -1,0 +1,193 @@
+package io.github.loombulkhead.autoconfigure.metrics;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.jayway.jsonpath.JsonPath;
+import io.github.loombulkhead.BulkheadRegistry;
+import io.github.loombulkhead.BulkheadRejectedException;
+import io.github.loombulkhead.annotation.Bulkhead;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The Grafana dashboard of {@code docs/grafana} against a real Prometheus that scrapes a running application: every
+ * query of every panel is valid PromQL, names series the application exports, and gives finite values for every
+ * bulkhead, while calls run, wait and are refused.
+ */
+@SpringBootTest(classes = GrafanaDashboardTest.TestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = { "spring.threads.virtual.enabled=true", "management.endpoints.web.exposure.include=prometheus",
+                "loom.bulkhead.instances.guarded.max-concurrent-calls=2",
+                "loom.bulkhead.instances.guarded.max-wait-duration=0",
+                "loom.bulkhead.instances.callee.max-concurrent-calls=50",
+                "loom.bulkhead.instances.callee.adaptive.enabled=true", "loom.bulkhead.server.enabled=true" })
+@AutoConfigureMetrics
+class GrafanaDashboardTest {
+
+    private static final Path DASHBOARD = Path.of("../docs/grafana/loom-bulkhead.json");
+
+    @Autowired
+    private Calls calls;
+
+    @Autowired
+    private BulkheadRegistry registry;
+
+    @LocalServerPort
+    private int port;
+
+    @Test
+    void everyQueryGivesFiniteSeriesFromARealScrape(@TempDir Path directory) throws Exception {
+        String dashboard = Files.readString(DASHBOARD);
+        List<Map<String, Object>> panels = JsonPath.read(dashboard, "$.panels[?(@.targets)]");
+        assertThat(panels).hasSize(10);
+        try (Load load = new Load(this.calls);
+                PrometheusServer prometheus = PrometheusServer.start(directory, this.port, "/actuator/prometheus")) {
+            // Rates need two scrapes that saw calls: wait for three that saw refusals.
+            await().atMost(Duration.ofSeconds(60))
+                .until(() -> values(prometheus.query("count_over_time(loom_bulkhead_calls_total{name=\"guarded\","
+                        + "outcome=\"rejected\",reason=\"queue-full\"}[1m]) and increase(loom_bulkhead_calls_total{"
+                        + "name=\"guarded\",outcome=\"rejected\",reason=\"queue-full\"}[1m]) > 0")), (values) -> !values.isEmpty()
+                        && values.getFirst() >= 3);
+            List<String> names = this.registry.getAllBulkheads()
+                .stream()
+                .map(io.github.loombulkhead.Bulkhead::getName)
+                .sorted()
+                .toList();
+            assertThat(names).containsExactly("callee", "guarded", "server");
+            assertThat(JsonPath.<List<String>>read(dashboard, "$.templating.list[?(@.name == 'name')].definition"))
+                .containsExactly("label_values(loom_bulkhead_limit_calls, name)");
+            assertThat(JsonPath.<List<String>>read(prometheus.labelValues("name", "loom_bulkhead_limit_calls"), "$.data"))
+                .containsExactlyElementsOf(names);
+            for (Map<String, Object> panel : panels) {
+                for (String expr : JsonPath.<List<String>>read(panel, "$.targets[*].expr")) {
+                    String promql = expr.replace("$__rate_interval", "1m").replace("$name", ".*");
+                    String body = prometheus.query(promql);
+                    String what = panel.get("title") + ": " + promql + " -> " + body;
+                    assertThat(JsonPath.<String>read(body, "$.status")).as(what).isEqualTo("success");
+                    assertThat(values(body)).as(what).isNotEmpty().allMatch(Double::isFinite);
+                }
+            }
+            assertThat(series(prometheus, panels, "Limit, active and waiting", 0))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("callee", (double) this.registry.bulkhead("callee")
+                    .getLimit(), "guarded", 2.0, "server", (double) this.registry.bulkhead("server").getLimit()));
+            assertThat(series(prometheus, panels, "Adaptive limit and its ceiling", 1))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("callee", 50.0));
+            assertThat(series(prometheus, panels, "Adaptive limit and its ceiling", 0)).containsOnlyKeys("callee");
+            assertThat(series(prometheus, panels, "Rejected share", 0).get("guarded")).isGreaterThan(0);
+            assertThat(series(prometheus, panels, "Rejected share", 0)).containsEntry("callee", 0.0);
+            assertThat(series(prometheus, panels, "Round trip the algorithm sees", 0)).containsOnlyKeys("callee");
+        }
+    }
+
+    /** One target's values by bulkhead name. */
+    private static Map<String, Double> series(PrometheusServer prometheus, List<Map<String, Object>> panels,
+            String title, int target) {
+        Map<String, Object> panel = panels.stream()
+            .filter((candidate) -> title.equals(candidate.get("title")))
+            .findFirst()
+            .orElseThrow();
+        String expr = JsonPath.<List<String>>read(panel, "$.targets[*].expr").get(target);
+        String body = prometheus.query(expr.replace("$__rate_interval", "1m").replace("$name", ".*"));
+        List<String> names = JsonPath.read(body, "$.data.result[*].metric.name");
+        List<Double> values = values(body);
+        Map<String, Double> byName = new java.util.TreeMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            byName.put(names.get(i), values.get(i));
+        }
+        return byName;
+    }
+
+    private static List<Double> values(String body) {
+        List<Double> values = new ArrayList<>();
+        for (Object value : JsonPath.<List<Object>>read(body, "$.data.result[*].value[1]")) {
+            values.add(Double.parseDouble(value.toString()));
+        }
+        return values;
+    }
+
+    /** Calls on virtual threads until closed: the guarded bulkhead refuses some, the adaptive one takes samples. */
+    private static final class Load implements AutoCloseable {
+
+        private final AtomicBoolean running = new AtomicBoolean(true);
+
+        private final List<Thread> threads = new ArrayList<>();
+
+        Load(Calls calls) {
+            for (int i = 0; i < 4; i++) {
+                this.threads.add(Thread.ofVirtual().start(() -> repeat(calls::guarded)));
+            }
+            for (int i = 0; i < 2; i++) {
+                this.threads.add(Thread.ofVirtual().start(() -> repeat(calls::callee)));
+            }
+        }
+
+        private void repeat(Runnable call) {
+            while (this.running.get()) {
+                try {
+                    call.run();
+                }
+                catch (BulkheadRejectedException ex) {
+                    // counted by the bulkhead: what the dashboard shows
+                }
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            this.running.set(false);
+            for (Thread thread : this.threads) {
+                thread.join();
+            }
+        }
+    }
+
+    static class Calls {
+
+        @Bulkhead("guarded")
+        public void guarded() {
+            pause(5);
+        }
+
+        @Bulkhead("callee")
+        public void callee() {
+            pause(2);
+        }
+
+        private static void pause(long millis) {
+            try {
+                Thread.sleep(millis);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @SpringBootConfiguration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class TestApplication {
+
+        @Bean
+        Calls calls() {
+            return new Calls();
+        }
+    }
+}

@@ -7,12 +7,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.loombulkhead.BulkheadRegistry;
 import io.github.loombulkhead.BulkheadRejectedException;
 import io.github.loombulkhead.annotation.Bulkhead;
+import io.github.loombulkhead.redis.RedisServer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,25 +27,33 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Grafana dashboard of {@code docs/grafana} against a real Prometheus that scrapes a running application: every
- * query of every panel is valid PromQL, names series the application exports, and gives finite values for every
- * bulkhead, while calls run, wait and are refused.
+ * The Grafana dashboard of {@code docs/grafana} against a real Prometheus that scrapes a running application (a
+ * static, an adaptive, a cluster and the server bulkhead; a real {@code redis-server}): every query of every panel is
+ * valid PromQL, names series the application exports, and gives finite values for every bulkhead it concerns, while
+ * calls run, wait and are refused.
  */
 @SpringBootTest(classes = GrafanaDashboardTest.TestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "management.endpoints.web.exposure.include=prometheus",
                 "loom.bulkhead.instances.guarded.max-concurrent-calls=2",
                 "loom.bulkhead.instances.guarded.max-wait-duration=0",
                 "loom.bulkhead.instances.callee.max-concurrent-calls=50",
-                "loom.bulkhead.instances.callee.adaptive.enabled=true", "loom.bulkhead.server.enabled=true" })
+                "loom.bulkhead.instances.callee.adaptive.enabled=true", "loom.bulkhead.server.enabled=true",
+                "loom.bulkhead.instances.shared.max-concurrent-calls=4",
+                "loom.bulkhead.instances.shared.cluster.enabled=true", "spring.data.redis.host=127.0.0.1",
+                "spring.data.redis.timeout=500ms" })
 @AutoConfigureMetrics
 class GrafanaDashboardTest {
 
     private static final Path DASHBOARD = Path.of("../docs/grafana/loom-bulkhead.json");
+
+    private static RedisServer redis;
 
     @Autowired
     private Calls calls;
@@ -53,11 +64,25 @@ class GrafanaDashboardTest {
     @LocalServerPort
     private int port;
 
+    @DynamicPropertySource
+    static void redis(DynamicPropertyRegistry properties) {
+        redis = RedisServer.start();
+        properties.add("spring.data.redis.port", redis::port);
+        properties.add("loom.bulkhead.cluster.key-prefix", () -> "dashboard-" + UUID.randomUUID());
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.stop();
+        }
+    }
+
     @Test
     void everyQueryGivesFiniteSeriesFromARealScrape(@TempDir Path directory) throws Exception {
         String dashboard = Files.readString(DASHBOARD);
         List<Map<String, Object>> panels = JsonPath.read(dashboard, "$.panels[?(@.targets)]");
-        assertThat(panels).hasSize(10);
+        assertThat(panels).hasSize(14);
         try (Load load = new Load(this.calls);
                 PrometheusServer prometheus = PrometheusServer.start(directory, this.port, "/actuator/prometheus")) {
             // Rates need two scrapes that saw calls: wait for three that saw refusals.
@@ -71,7 +96,7 @@ class GrafanaDashboardTest {
                 .map(io.github.loombulkhead.Bulkhead::getName)
                 .sorted()
                 .toList();
-            assertThat(names).containsExactly("callee", "guarded", "server");
+            assertThat(names).containsExactly("callee", "guarded", "server", "shared");
             assertThat(JsonPath.<List<String>>read(dashboard, "$.templating.list[?(@.name == 'name')].definition"))
                 .containsExactly("label_values(loom_bulkhead_limit_calls, name)");
             assertThat(JsonPath.<List<String>>read(prometheus.labelValues("name", "loom_bulkhead_limit_calls"), "$.data"))
@@ -86,14 +111,21 @@ class GrafanaDashboardTest {
                 }
             }
             assertThat(series(prometheus, panels, "Limit, active and waiting", 0))
-                .containsExactlyInAnyOrderEntriesOf(Map.of("callee", (double) this.registry.bulkhead("callee")
-                    .getLimit(), "guarded", 2.0, "server", (double) this.registry.bulkhead("server").getLimit()));
+                .containsOnlyKeys(names)
+                .containsEntry("guarded", 2.0)
+                .containsEntry("server", (double) this.registry.bulkhead("server").getLimit());
             assertThat(series(prometheus, panels, "Adaptive limit and its ceiling", 1))
                 .containsExactlyInAnyOrderEntriesOf(Map.of("callee", 50.0));
             assertThat(series(prometheus, panels, "Adaptive limit and its ceiling", 0)).containsOnlyKeys("callee");
             assertThat(series(prometheus, panels, "Rejected share", 0).get("guarded")).isGreaterThan(0);
             assertThat(series(prometheus, panels, "Rejected share", 0)).containsEntry("callee", 0.0);
             assertThat(series(prometheus, panels, "Round trip the algorithm sees", 0)).containsOnlyKeys("callee");
+            assertThat(series(prometheus, panels, "Cluster permits", 0)).containsExactlyEntriesOf(Map.of("shared", 4.0));
+            assertThat(series(prometheus, panels, "Processes and fallback", 0))
+                .containsExactlyEntriesOf(Map.of("shared", 1.0));
+            assertThat(series(prometheus, panels, "Processes and fallback", 1))
+                .containsExactlyEntriesOf(Map.of("shared", 0.0));
+            assertThat(series(prometheus, panels, "Syncs with Redis", 0).get("shared")).isGreaterThan(0);
         }
     }
 
@@ -136,6 +168,7 @@ class GrafanaDashboardTest {
             }
             for (int i = 0; i < 2; i++) {
                 this.threads.add(Thread.ofVirtual().start(() -> repeat(calls::callee)));
+                this.threads.add(Thread.ofVirtual().start(() -> repeat(calls::shared)));
             }
         }
 
@@ -169,6 +202,11 @@ class GrafanaDashboardTest {
         @Bulkhead("callee")
         public void callee() {
             pause(2);
+        }
+
+        @Bulkhead("shared")
+        public void shared() {
+            pause(3);
         }
 
         private static void pause(long millis) {

@@ -37,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  * The Grafana dashboard of {@code docs/grafana} against a real Prometheus that scrapes a running application (a
  * static, an adaptive, a cluster and the server bulkhead; a real {@code redis-server}): every query of every panel is
  * valid PromQL, names series the application exports, and gives finite values for every bulkhead it concerns, while
- * calls run, wait and are refused.
+ * calls run, wait and are refused. The alerting rules of {@code docs/prometheus} evaluate on the same series.
  */
 @SpringBootTest(classes = GrafanaDashboardTest.TestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "spring.threads.virtual.enabled=true", "management.endpoints.web.exposure.include=prometheus",
@@ -52,6 +52,8 @@ import static org.awaitility.Awaitility.await;
 class GrafanaDashboardTest {
 
     private static final Path DASHBOARD = Path.of("../docs/grafana/loom-bulkhead.json");
+
+    private static final Path ALERTS = Path.of("../docs/prometheus/loom-bulkhead-alerts.yml");
 
     private static RedisServer redis;
 
@@ -84,7 +86,8 @@ class GrafanaDashboardTest {
         List<Map<String, Object>> panels = JsonPath.read(dashboard, "$.panels[?(@.targets)]");
         assertThat(panels).hasSize(14);
         try (Load load = new Load(this.calls);
-                PrometheusServer prometheus = PrometheusServer.start(directory, this.port, "/actuator/prometheus")) {
+                PrometheusServer prometheus = PrometheusServer.start(directory, this.port, "/actuator/prometheus",
+                        ALERTS)) {
             // Rates need two scrapes that saw calls: wait for three that saw refusals.
             await().atMost(Duration.ofSeconds(60))
                 .until(() -> values(prometheus.query("count_over_time(loom_bulkhead_calls_total{name=\"guarded\","
@@ -126,6 +129,13 @@ class GrafanaDashboardTest {
             assertThat(series(prometheus, panels, "Processes and fallback", 1))
                 .containsExactlyEntriesOf(Map.of("shared", 0.0));
             assertThat(series(prometheus, panels, "Syncs with Redis", 0).get("shared")).isGreaterThan(0);
+            // The alerting rules evaluate on the same series without an error (their firing is promtool's test).
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                String rules = prometheus.rules();
+                assertThat(JsonPath.<List<String>>read(rules, "$.data.groups[*].rules[*].name")).hasSize(6);
+                assertThat(JsonPath.<List<String>>read(rules, "$.data.groups[*].rules[*].health")).as(rules)
+                    .containsOnly("ok");
+            });
         }
     }
 

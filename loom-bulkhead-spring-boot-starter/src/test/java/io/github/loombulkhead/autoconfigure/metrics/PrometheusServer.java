@@ -32,21 +32,22 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /**
-     * Starts {@code prometheus} scraping {@code metricsPath} at {@code 127.0.0.1:targetPort} as job {@code app};
-     * fails naming the package to install when it is missing.
+     * Starts {@code prometheus} scraping {@code metricsPath} at {@code 127.0.0.1:targetPort} as job {@code app} and
+     * evaluating {@code rules} every second; fails naming the package to install when it is missing.
      */
-    static PrometheusServer start(Path directory, int targetPort, String metricsPath) throws IOException {
+    static PrometheusServer start(Path directory, int targetPort, String metricsPath, Path rules) throws IOException {
         Path config = directory.resolve("prometheus.yml");
         Files.writeString(config, """
                 global:
                   scrape_interval: 1s
                   evaluation_interval: 1s
+                rule_files: ['%s']
                 scrape_configs:
                   - job_name: app
                     metrics_path: %s
                     static_configs:
                       - targets: ['127.0.0.1:%d']
-                """.formatted(metricsPath, targetPort));
+                """.formatted(rules.toAbsolutePath(), metricsPath, targetPort));
         int port = freePort();
         Process process;
         try {
@@ -74,6 +75,11 @@ final class PrometheusServer implements AutoCloseable {
     /** The body of {@code GET /api/v1/query} for {@code promql}, evaluated now. */
     String query(String promql) {
         return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+    }
+
+    /** The body of {@code GET /api/v1/rules}: every rule with its health and last error. */
+    String rules() {
+        return get("/api/v1/rules");
     }
 
     /** The body of {@code GET /api/v1/label/<label>/values} for the series {@code match} selects. */

@@ -11,7 +11,6 @@ import java.util.stream.Collectors;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationType;
-import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
@@ -39,10 +38,6 @@ final class WriteFieldsAdvisor implements OperationInvokerAdvisor {
             return invoker;
         }
         Set<String> keys = parameters.stream().map(OperationParameter::getName).collect(Collectors.toSet());
-        List<String> fields = parameters.stream()
-            .filter((parameter) -> parameter.getAnnotation(Selector.class) == null)
-            .map(OperationParameter::getName)
-            .toList();
         return (context) -> {
             List<String> unknown = new ArrayList<>();
             List<String> readOnly = new ArrayList<>();
@@ -52,14 +47,13 @@ final class WriteFieldsAdvisor implements OperationInvokerAdvisor {
                 }
             }
             if (!unknown.isEmpty() || !readOnly.isEmpty()) {
-                throw refused(unknown, readOnly, fields);
+                throw refused(unknown, readOnly);
             }
             return invoker.invoke(context);
         };
     }
 
-    private static InvalidEndpointRequestException refused(List<String> unknown, List<String> readOnly,
-            List<String> fields) {
+    private static InvalidEndpointRequestException refused(List<String> unknown, List<String> readOnly) {
         List<String> reasons = new ArrayList<>();
         if (!unknown.isEmpty()) {
             reasons.add("unknown " + ((unknown.size() == 1) ? "field " : "fields ") + String.join(", ", unknown));
@@ -69,7 +63,7 @@ final class WriteFieldsAdvisor implements OperationInvokerAdvisor {
                     + " read-only (a read's answer; maxConcurrentCalls sets the limit of a static bulkhead and the "
                     + "ceiling of an adaptive one)");
         }
-        String message = "A write takes " + String.join(", ", fields) + " but the request has "
+        String message = "A write changes maxConcurrentCalls and/or maxWaitDuration but the request has "
                 + String.join(" and ", reasons) + "; send only the fields to change; nothing changed";
         return new InvalidEndpointRequestException(message, message);
     }

@@ -152,9 +152,8 @@ class BulkheadsEndpointWriteAccessTest {
     void aMisspelledFieldIsRefusedByNameInsteadOfDroppedBesideAValidOne() {
         Response response = post("/bulkheads/y", "{\"maxConcurrentCalls\": 12, \"maxWaitDuraton\": \"3s\"}");
         assertThat(response.status()).isEqualTo(400);
-        assertThat(response.body()).contains("A write takes name, maxConcurrentCalls, maxWaitDuration, queueCapacity, "
-                + "fair but the request has unknown field 'maxWaitDuraton'; send only the fields to change; nothing "
-                + "changed");
+        assertThat(response.body()).contains("A write changes maxConcurrentCalls and/or maxWaitDuration but the request "
+                + "has unknown field 'maxWaitDuraton'; send only the fields to change; nothing changed");
         assertThat(this.registry.bulkhead("y").getLimit()).isEqualTo(5);
         assertThat(this.registry.bulkhead("y").getConfig().getMaxWaitDuration()).hasSeconds(10);
     }

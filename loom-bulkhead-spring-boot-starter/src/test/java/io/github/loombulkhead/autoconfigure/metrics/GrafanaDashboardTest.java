@@ -88,12 +88,11 @@ class GrafanaDashboardTest {
         try (Load load = new Load(this.calls);
                 PrometheusServer prometheus = PrometheusServer.start(directory, this.port, "/actuator/prometheus",
                         ALERTS)) {
-            // Rates need two scrapes that saw calls: wait for three that saw refusals.
+            // Rates need two scrapes that saw calls: wait for three scrapes, the refusals among them.
+            String refused = "loom_bulkhead_calls_total{name=\"guarded\",outcome=\"rejected\",reason=\"queue-full\"}";
+            String scrapes = "count_over_time(" + refused + "[1m]) and increase(" + refused + "[1m]) > 0";
             await().atMost(Duration.ofSeconds(60))
-                .until(() -> values(prometheus.query("count_over_time(loom_bulkhead_calls_total{name=\"guarded\","
-                        + "outcome=\"rejected\",reason=\"queue-full\"}[1m]) and increase(loom_bulkhead_calls_total{"
-                        + "name=\"guarded\",outcome=\"rejected\",reason=\"queue-full\"}[1m]) > 0")), (values) -> !values.isEmpty()
-                        && values.getFirst() >= 3);
+                .until(() -> values(prometheus.query(scrapes)), (values) -> !values.isEmpty() && values.getFirst() >= 3);
             List<String> names = this.registry.getAllBulkheads()
                 .stream()
                 .map(io.github.loombulkhead.Bulkhead::getName)

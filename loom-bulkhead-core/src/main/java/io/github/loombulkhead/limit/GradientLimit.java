@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * after it started (while starting, halfway between the no-load RTT and that), the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
  * no-load RTT / its age so far: the limit falls to 97 % of that at once, a round trip before the group's calls
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
- * them come back in time (a slower callee makes them all late), calls sent before keep lowering it as they age.
+ * them come back in time (a slower callee makes them all late), and are not what the drain windows compare with;
+ * calls sent before keep lowering it as they age.
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
@@ -289,8 +290,10 @@ final class GradientLimit implements LimitAlgorithm {
             // Calls still in flight long past the no-load RTT: the knee is at most what their age allows.
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), due.knee()));
             double target = due.knee() * (1 - DRAIN_MARGIN);
-            // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
-            this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
+            if (due.showsOverload()) {
+                // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
+                this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
+            }
             if (target >= this.limit) {
                 // Found before a decrease that went further was applied: nothing left to do but the knee.
                 return;
@@ -405,6 +408,17 @@ final class GradientLimit implements LimitAlgorithm {
 
         double knee() {
             return Math.max(this.floor, this.group.capacity(this.noLoadRttNanos));
+        }
+
+        /**
+         * Whether the drain windows are to be compared with this group: a new overload, or calls sent before the last
+         * decrease. Not calls sent since it before any came back in time (the floor applies to them): the limit they
+         * were sent at is barely above the one the drain window is measured at (it fell by a quarter at most), so
+         * whether that window has far fewer calls in flight than they had would depend on rounding; where it does not,
+         * a callee that turned slower is taken for a queue once more and the limit cut by the slowdown again.
+         */
+        boolean showsOverload() {
+            return this.startsDecrease || this.floor == 0;
         }
 
         /** The lower of two (either may be null); a new overload if either one is. */

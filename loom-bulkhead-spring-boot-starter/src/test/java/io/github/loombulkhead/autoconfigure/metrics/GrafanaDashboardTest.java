@@ -99,13 +99,17 @@ class GrafanaDashboardTest {
                 .sorted()
                 .toList();
             assertThat(names).containsExactly("callee", "guarded", "server", "shared");
-            assertThat(JsonPath.<List<String>>read(dashboard, "$.templating.list[?(@.name == 'name')].definition"))
-                .containsExactly("label_values(loom_bulkhead_limit_calls, name)");
-            assertThat(JsonPath.<List<String>>read(prometheus.labelValues("name", "loom_bulkhead_limit_calls"), "$.data"))
+            assertThat(JsonPath.<List<String>>read(dashboard, "$.templating.list[*].query"))
+                .containsExactly("prometheus", "label_values(loom_bulkhead_limit_calls, job)",
+                        "label_values(loom_bulkhead_limit_calls{job=~\"$job\"}, name)");
+            assertThat(JsonPath.<List<String>>read(prometheus.labelValues("job", "loom_bulkhead_limit_calls"), "$.data"))
+                .containsExactly("app");
+            assertThat(JsonPath.<List<String>>read(
+                    prometheus.labelValues("name", "loom_bulkhead_limit_calls{job=~\"app\"}"), "$.data"))
                 .containsExactlyElementsOf(names);
             for (Map<String, Object> panel : panels) {
                 for (String expr : JsonPath.<List<String>>read(panel, "$.targets[*].expr")) {
-                    String promql = expr.replace("$__rate_interval", "1m").replace("$name", ".*");
+                    String promql = promql(expr);
                     String body = prometheus.query(promql);
                     String what = panel.get("title") + ": " + promql + " -> " + body;
                     assertThat(JsonPath.<String>read(body, "$.status")).as(what).isEqualTo("success");
@@ -116,9 +120,10 @@ class GrafanaDashboardTest {
                 .containsOnlyKeys(names)
                 .containsEntry("guarded", 2.0)
                 .containsEntry("server", (double) this.registry.bulkhead("server").getLimit());
-            assertThat(series(prometheus, panels, "Adaptive limit and its ceiling", 1))
-                .containsExactlyInAnyOrderEntriesOf(Map.of("callee", 50.0));
-            assertThat(series(prometheus, panels, "Adaptive limit and its ceiling", 0)).containsOnlyKeys("callee");
+            String adaptive = "Adaptive limit (highest and lowest process) and ceiling";
+            assertThat(series(prometheus, panels, adaptive, 2)).containsExactlyEntriesOf(Map.of("callee", 50.0));
+            assertThat(series(prometheus, panels, adaptive, 0)).containsOnlyKeys("callee");
+            assertThat(series(prometheus, panels, adaptive, 1)).containsOnlyKeys("callee");
             assertThat(series(prometheus, panels, "Rejected share", 0).get("guarded")).isGreaterThan(0);
             assertThat(series(prometheus, panels, "Rejected share", 0)).containsEntry("callee", 0.0);
             assertThat(series(prometheus, panels, "Round trip the algorithm sees", 0)).containsOnlyKeys("callee");
@@ -146,7 +151,7 @@ class GrafanaDashboardTest {
             .findFirst()
             .orElseThrow();
         String expr = JsonPath.<List<String>>read(panel, "$.targets[*].expr").get(target);
-        String body = prometheus.query(expr.replace("$__rate_interval", "1m").replace("$name", ".*"));
+        String body = prometheus.query(promql(expr));
         List<String> names = JsonPath.read(body, "$.data.result[*].metric.name");
         List<Double> values = values(body);
         Map<String, Double> byName = new java.util.TreeMap<>();
@@ -154,6 +159,11 @@ class GrafanaDashboardTest {
             byName.put(names.get(i), values.get(i));
         }
         return byName;
+    }
+
+    /** The query as Grafana sends it with every job and bulkhead selected and a rate interval of a minute. */
+    private static String promql(String expr) {
+        return expr.replace("$__rate_interval", "1m").replace("$job", ".*").replace("$name", ".*");
     }
 
     private static List<Double> values(String body) {

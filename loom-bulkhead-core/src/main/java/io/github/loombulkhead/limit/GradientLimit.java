@@ -14,7 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>No-load RTT</b>: while starting, the lowest window mean; afterwards the median of the last five drain windows
  * (the second window after each latency decrease, measured while the callee's queue is empty), so neither a lucky fast
  * call nor a long overload moves it; a window mean below 0.8 of it (a faster callee) replaces it at once; two drain
- * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too.
+ * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too; after the
+ * first of them the limit holds until the second one tells.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
  * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
  * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
@@ -334,7 +335,8 @@ final class GradientLimit implements LimitAlgorithm {
         long mean = closed.meanRtt();
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;
-        if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, this.drainCountdown == 1)) {
+        boolean drainWindow = this.drainCountdown == 1;
+        if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, drainWindow)) {
             // A slower callee, not a queue: the limit may return to where the overload began.
             this.knee = this.peak;
         }
@@ -345,6 +347,14 @@ final class GradientLimit implements LimitAlgorithm {
             return;
         }
         double ratio = (double) mean / noLoad;
+        if (ratio > this.tolerance && drainWindow && this.noLoadRtt.awaitsSecondFlatDrain()) {
+            // The drain window stayed as slow as the overload with far fewer calls in flight: a slower callee, unless
+            // the next drain window says otherwise. Cutting now would take the slowdown for a queue once more and cut
+            // by it again (3 x slower: 194 -> 65 -> 16 before the second drain window told). Hold the limit until then.
+            this.drainCountdown = 1;
+            this.growth.hold();
+            return;
+        }
         if (ratio > this.tolerance) {
             this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;

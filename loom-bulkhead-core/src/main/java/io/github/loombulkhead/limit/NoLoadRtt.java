@@ -40,6 +40,14 @@ final class NoLoadRtt {
         return this.value;
     }
 
+    /**
+     * Whether the latest drain window stayed as slow as the last overload although far fewer calls were in flight:
+     * one more like it and the callee counts as slower.
+     */
+    boolean awaitsSecondFlatDrain() {
+        return this.flatDrains == 1;
+    }
+
     /** Remembers the window that showed the last overload, to tell a slower callee from a queue later. */
     void congested(long meanRtt, double meanInflight) {
         this.congestedRtt = meanRtt;

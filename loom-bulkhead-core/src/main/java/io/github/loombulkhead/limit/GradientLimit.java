@@ -83,10 +83,10 @@ final class GradientLimit implements LimitAlgorithm {
 
     /**
      * Whether a late group of calls sent since the last decrease starts a new decrease. Not until a group of them
-     * came back in time or a window showed no queue: a callee that turned slower makes every call late, also those
-     * sent at the lower limit, and the drain windows tell that apart from a queue. Until then such a group lowers the
-     * limit by a quarter at most ({@link #lateFloor}) and the drain windows go on; calls sent before the decrease keep
-     * aging meanwhile and lower it as far as their age tells.
+     * came back in time (none of it found late before) or a window showed no queue: a callee that turned slower makes
+     * every call late, also those sent at the lower limit, and the drain windows tell that apart from a queue. Until
+     * then such a group lowers the limit by a quarter at most ({@link #lateFloor}) and the drain windows go on; calls
+     * sent before the decrease keep aging meanwhile and lower it as far as their age tells.
      */
     private volatile boolean lateArmed = true;
 

@@ -96,6 +96,8 @@ final class InFlightCohorts {
      * those calls (age counted from the group's newest start, the least any of them waited).
      * @param startedFrom only calls that started at or after this time count ({@link NanoTimes#NONE}: no such bound)
      * @param startedBefore only calls that started before this time count ({@link NanoTimes#NONE}: no such bound)
+     * Cohorts of a late group are marked: the newest group is on time only if most of its calls are back and none
+     * of its cohorts was part of a late group at an earlier scan.
      * @return the lowest late group, if any, and whether the newest group was on time
      */
     Scan scan(long nowNanos, long minAgeNanos, int minCalls, double share, long startedFrom, long startedBefore) {
@@ -116,12 +118,15 @@ final class InFlightCohorts {
         boolean onTime = false;
         boolean newestGroup = true;
         long groupEnd = newest + 1;
+        long groupNewest = newest;
         int started = 0;
         int inFlight = 0;
         long inflightSum = 0;
+        boolean seenLate = false;
         for (long index = newest; index >= oldest; index--) {
             Cohort cohort = this.slots.get(slot(index));
             if (cohort != null && cohort.index == index) {
+                seenLate |= cohort.late;
                 int cohortStarted = cohort.started.get();
                 if (started == 0 && cohortStarted > 0) {
                     // The group's newest call started in this cohort: its age counts from the cohort's end.
@@ -138,17 +143,22 @@ final class InFlightCohorts {
                     if (lowest == null || group.capacity(1) < lowest.capacity(1)) {
                         lowest = group;
                     }
+                    markLate(index, groupNewest);
                 }
-                else if (newestGroup && 2 * inFlight <= started
+                else if (newestGroup && !seenLate && 2 * inFlight <= started
                         && nowNanos - current.startOf(index) <= 2 * minAgeNanos) {
-                    // The newest group, none of its calls older than twice that age, most of them back: they came
-                    // back within that. An older group that is not late says nothing of the kind.
+                    // The newest group, none of its calls older than twice that age, most of them back, none of
+                    // them part of a late group before: they came back in time. An older group that is not late says
+                    // nothing of the kind; nor do calls a scan found late before that came back since (a callee 1.5
+                    // or 2 x slower brings them back within twice that age, and they would count as on time).
                     onTime = true;
                 }
                 newestGroup = false;
                 started = 0;
                 inFlight = 0;
                 inflightSum = 0;
+                seenLate = false;
+                groupNewest = index - 1;
             }
         }
         return new Scan(lowest, onTime);
@@ -172,6 +182,16 @@ final class InFlightCohorts {
         /** The most workers a callee can have that still makes these calls wait this long (Little's law). */
         double capacity(long noLoadRttNanos) {
             return this.meanInflight * noLoadRttNanos / this.ageNanos;
+        }
+    }
+
+    /** Marks the cohorts {@code oldest} to {@code newest} as having been part of a late group. */
+    private void markLate(long oldest, long newest) {
+        for (long index = oldest; index <= newest; index++) {
+            Cohort cohort = this.slots.get(slot(index));
+            if (cohort != null && cohort.index == index) {
+                cohort.late = true;
+            }
         }
     }
 
@@ -230,6 +250,9 @@ final class InFlightCohorts {
         final AtomicLong startedInflight = new AtomicLong();
 
         final AtomicLong completedInflight = new AtomicLong();
+
+        /** Whether these calls were part of a late group: they cannot have come back in time. */
+        volatile boolean late;
 
         Cohort(long index) {
             this.index = index;

@@ -14,8 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>No-load RTT</b>: while starting, the lowest window mean; afterwards the median of the last five drain windows
  * (the second window after each latency decrease, measured while the callee's queue is empty), so neither a lucky fast
  * call nor a long overload moves it; a window mean below 0.8 of it (a faster callee) replaces it at once; two drain
- * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too; after the
- * first of them the limit holds until the second one tells.
+ * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too, with their
+ * calls' RTTs uncapped; after the first of them the limit holds until the second one tells.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
  * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
  * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
@@ -336,9 +336,12 @@ final class GradientLimit implements LimitAlgorithm {
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;
         boolean drainWindow = this.drainCountdown == 1;
-        if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, drainWindow)) {
-            // A slower callee, not a queue: the limit may return to where the overload began.
+        if (this.noLoadRtt.update(mean, closed.meanUncappedRtt(), closed.meanInflight(), this.startup, drainWindow)) {
+            // A slower callee, not a queue: the limit may return to where the overload began. The window already
+            // open caps its calls at four old no-load RTTs; more than four times slower, its capped mean would read
+            // as a faster callee and bring the old estimate back.
             this.knee = this.peak;
+            this.window = SampleWindow.after(this.noLoadRtt.get());
         }
         this.drainCountdown = Math.max(0, this.drainCountdown - 1);
         long noLoad = this.noLoadRtt.get();

@@ -170,7 +170,7 @@ class GradientLimitTest {
     }
 
     @ParameterizedTest
-    @ValueSource(doubles = { 1.5, 2, 3, 4 })
+    @ValueSource(doubles = { 1.5, 2, 3, 4, 6 })
     void aCalleeThatTurnsSlowerKeepsMostOfTheLimitAndIsBackNearCapacityWithinFifteenOfItsRtts(double factor) {
         // Same 200 workers, each call takes factor x longer. The first late calls bound the capacity by Little's law
         // with the old no-load RTT, 200 / factor; the limit falls to 97 % of that, and calls sent since take a quarter

@@ -83,10 +83,10 @@ final class GradientLimit implements LimitAlgorithm {
 
     /**
      * Whether a late group of calls sent since the last decrease starts a new decrease. Not until a group of them
-     * came back in time (none of it found late before) or a window showed no queue: a callee that turned slower makes
-     * every call late, also those sent at the lower limit, and the drain windows tell that apart from a queue. Until
-     * then such a group lowers the limit by a quarter at most ({@link #lateFloor}) and the drain windows go on; calls
-     * sent before the decrease keep aging meanwhile and lower it as far as their age tells.
+     * came back in time (most of it within the late age) or a window showed no queue: a callee that turned slower
+     * makes every call late, also those sent at the lower limit, and the drain windows tell that apart from a queue.
+     * Until then such a group lowers the limit by a quarter at most ({@link #lateFloor}) and the drain windows go on;
+     * calls sent before the decrease keep aging meanwhile and lower it as far as their age tells.
      */
     private volatile boolean lateArmed = true;
 
@@ -145,7 +145,8 @@ final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        this.cohorts.completed(startNanos, inflight);
+        long noLoad = this.noLoadRtt.get();
+        this.cohorts.completed(startNanos, inflight, noLoad > 0 && rttNanos <= lateAge(noLoad));
         if (outcome == Outcome.IGNORED) {
             return this.published;
         }
@@ -161,7 +162,7 @@ final class GradientLimit implements LimitAlgorithm {
      */
     @Override
     public int onPausedSample(long startNanos, long rttNanos, long pausedNanos, int inflight) {
-        this.cohorts.completed(startNanos, inflight);
+        this.cohorts.completed(startNanos, inflight, false);
         return take(startNanos, Math.max(1, rttNanos - pausedNanos), inflight, Outcome.SUCCESS, false);
     }
 
@@ -224,8 +225,7 @@ final class GradientLimit implements LimitAlgorithm {
         if (!this.cohorts.claimScan(now)) {
             return;
         }
-        // While starting, a call is late as soon as it would stop the growth: the start is where overshoot costs most.
-        long minAge = (long) ((this.startup ? this.quietRatio : this.tolerance) * noLoad);
+        long minAge = lateAge(noLoad);
         int minCalls = this.config.getWindowSamples();
         long decreased = this.lastDecreaseNanos;
         InFlightCohorts.Scan sentSince = this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, decreased,
@@ -247,6 +247,14 @@ final class GradientLimit implements LimitAlgorithm {
             this.lateBound.accumulateAndGet(found, LateBound::lower);
             drain();
         }
+    }
+
+    /**
+     * The age at which a call still in flight counts as late. While starting, as soon as it would stop the growth:
+     * the start is where overshoot costs most.
+     */
+    private long lateAge(long noLoad) {
+        return (long) ((this.startup ? this.quietRatio : this.tolerance) * noLoad);
     }
 
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */

@@ -69,10 +69,16 @@ final class InFlightCohorts {
         }
     }
 
-    /** The call that started at {@code startNanos} with {@code inflight} calls in flight completed. */
-    void completed(long startNanos, int inflight) {
+    /**
+     * The call that started at {@code startNanos} with {@code inflight} calls in flight completed; {@code quick}:
+     * within the age at which calls count as late.
+     */
+    void completed(long startNanos, int inflight, boolean quick) {
         Cohort cohort = cohort(startNanos, false);
         if (cohort != null) {
+            if (quick) {
+                cohort.quick.incrementAndGet();
+            }
             cohort.completed.incrementAndGet();
             cohort.completedInflight.addAndGet(inflight);
         }
@@ -94,10 +100,10 @@ final class InFlightCohorts {
      * than {@code minAgeNanos}, cohorts are grouped until a group holds at least {@code minCalls} calls; a group with
      * at least {@code share} of them still in flight is late, and allows {@code mean inflight × noLoadRtt / age} of
      * those calls (age counted from the group's newest start, the least any of them waited).
+     * The newest group is on time when most of its calls completed within {@code minAgeNanos} (as
+     * {@link #completed} was told).
      * @param startedFrom only calls that started at or after this time count ({@link NanoTimes#NONE}: no such bound)
      * @param startedBefore only calls that started before this time count ({@link NanoTimes#NONE}: no such bound)
-     * Cohorts of a late group are marked: the newest group is on time only if most of its calls are back and none
-     * of its cohorts was part of a late group at an earlier scan.
      * @return the lowest late group, if any, and whether the newest group was on time
      */
     Scan scan(long nowNanos, long minAgeNanos, int minCalls, double share, long startedFrom, long startedBefore) {
@@ -118,15 +124,13 @@ final class InFlightCohorts {
         boolean onTime = false;
         boolean newestGroup = true;
         long groupEnd = newest + 1;
-        long groupNewest = newest;
         int started = 0;
         int inFlight = 0;
         long inflightSum = 0;
-        boolean seenLate = false;
+        int quick = 0;
         for (long index = newest; index >= oldest; index--) {
             Cohort cohort = this.slots.get(slot(index));
             if (cohort != null && cohort.index == index) {
-                seenLate |= cohort.late;
                 int cohortStarted = cohort.started.get();
                 if (started == 0 && cohortStarted > 0) {
                     // The group's newest call started in this cohort: its age counts from the cohort's end.
@@ -134,6 +138,7 @@ final class InFlightCohorts {
                 }
                 started += cohortStarted;
                 inFlight += cohortStarted - cohort.completed.get();
+                quick += cohort.quick.get();
                 inflightSum += cohort.startedInflight.get() - cohort.completedInflight.get();
             }
             if (started >= minCalls) {
@@ -143,22 +148,19 @@ final class InFlightCohorts {
                     if (lowest == null || group.capacity(1) < lowest.capacity(1)) {
                         lowest = group;
                     }
-                    markLate(index, groupNewest);
                 }
-                else if (newestGroup && !seenLate && 2 * inFlight <= started
+                else if (newestGroup && 2 * quick >= started
                         && nowNanos - current.startOf(index) <= 2 * minAgeNanos) {
-                    // The newest group, none of its calls older than twice that age, most of them back, none of
-                    // them part of a late group before: they came back in time. An older group that is not late says
-                    // nothing of the kind; nor do calls a scan found late before that came back since (a callee 1.5
-                    // or 2 x slower brings them back within twice that age, and they would count as on time).
+                    // The newest group, none of its calls older than twice that age, most of them back within that
+                    // age: they came back in time. Back by now is not enough: a callee 1.3 to 2 x slower brings them
+                    // back within twice that age, late every one. An older group that is not late says nothing.
                     onTime = true;
                 }
                 newestGroup = false;
                 started = 0;
                 inFlight = 0;
                 inflightSum = 0;
-                seenLate = false;
-                groupNewest = index - 1;
+                quick = 0;
             }
         }
         return new Scan(lowest, onTime);
@@ -182,16 +184,6 @@ final class InFlightCohorts {
         /** The most workers a callee can have that still makes these calls wait this long (Little's law). */
         double capacity(long noLoadRttNanos) {
             return this.meanInflight * noLoadRttNanos / this.ageNanos;
-        }
-    }
-
-    /** Marks the cohorts {@code oldest} to {@code newest} as having been part of a late group. */
-    private void markLate(long oldest, long newest) {
-        for (long index = oldest; index <= newest; index++) {
-            Cohort cohort = this.slots.get(slot(index));
-            if (cohort != null && cohort.index == index) {
-                cohort.late = true;
-            }
         }
     }
 
@@ -246,13 +238,13 @@ final class InFlightCohorts {
 
         final AtomicInteger completed = new AtomicInteger();
 
+        /** Completions within the late age: calls that came back in time. */
+        final AtomicInteger quick = new AtomicInteger();
+
         /** Sum of the in-flight counts the started calls saw when they started. */
         final AtomicLong startedInflight = new AtomicLong();
 
         final AtomicLong completedInflight = new AtomicLong();
-
-        /** Whether these calls were part of a late group: they cannot have come back in time. */
-        volatile boolean late;
 
         Cohort(long index) {
             this.index = index;

@@ -14,7 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>No-load RTT</b>: while starting, the lowest window mean; afterwards the median of the last five drain windows
  * (the second window after each latency decrease, measured while the callee's queue is empty), so neither a lucky fast
  * call nor a long overload moves it; a window mean below 0.8 of it (a faster callee) replaces it at once; two drain
- * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too.
+ * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too, with their
+ * calls' RTTs uncapped; after the first of them the limit holds until the second one tells.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
  * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
  * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
@@ -82,10 +83,10 @@ final class GradientLimit implements LimitAlgorithm {
 
     /**
      * Whether a late group of calls sent since the last decrease starts a new decrease. Not until a group of them
-     * came back in time or a window showed no queue: a callee that turned slower makes every call late, also those
-     * sent at the lower limit, and the drain windows tell that apart from a queue. Until then such a group lowers the
-     * limit by a quarter at most ({@link #lateFloor}) and the drain windows go on; calls sent before the decrease keep
-     * aging meanwhile and lower it as far as their age tells.
+     * came back in time (most of it within the late age) or a window showed no queue: a callee that turned slower
+     * makes every call late, also those sent at the lower limit, and the drain windows tell that apart from a queue.
+     * Until then such a group lowers the limit by a quarter at most ({@link #lateFloor}) and the drain windows go on;
+     * calls sent before the decrease keep aging meanwhile and lower it as far as their age tells.
      */
     private volatile boolean lateArmed = true;
 
@@ -144,7 +145,8 @@ final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
-        this.cohorts.completed(startNanos, inflight);
+        long noLoad = this.noLoadRtt.get();
+        this.cohorts.completed(startNanos, inflight, noLoad > 0 && rttNanos <= lateAge(noLoad));
         if (outcome == Outcome.IGNORED) {
             return this.published;
         }
@@ -160,7 +162,7 @@ final class GradientLimit implements LimitAlgorithm {
      */
     @Override
     public int onPausedSample(long startNanos, long rttNanos, long pausedNanos, int inflight) {
-        this.cohorts.completed(startNanos, inflight);
+        this.cohorts.completed(startNanos, inflight, false);
         return take(startNanos, Math.max(1, rttNanos - pausedNanos), inflight, Outcome.SUCCESS, false);
     }
 
@@ -223,8 +225,7 @@ final class GradientLimit implements LimitAlgorithm {
         if (!this.cohorts.claimScan(now)) {
             return;
         }
-        // While starting, a call is late as soon as it would stop the growth: the start is where overshoot costs most.
-        long minAge = (long) ((this.startup ? this.quietRatio : this.tolerance) * noLoad);
+        long minAge = lateAge(noLoad);
         int minCalls = this.config.getWindowSamples();
         long decreased = this.lastDecreaseNanos;
         InFlightCohorts.Scan sentSince = this.cohorts.scan(now, minAge, minCalls, LATE_SHARE, decreased,
@@ -246,6 +247,14 @@ final class GradientLimit implements LimitAlgorithm {
             this.lateBound.accumulateAndGet(found, LateBound::lower);
             drain();
         }
+    }
+
+    /**
+     * The age at which a call still in flight counts as late. While starting, as soon as it would stop the growth:
+     * the start is where overshoot costs most.
+     */
+    private long lateAge(long noLoad) {
+        return (long) ((this.startup ? this.quietRatio : this.tolerance) * noLoad);
     }
 
     /** Lets one thread at a time turn what the samples left behind into a new limit; the others go on. */
@@ -334,9 +343,13 @@ final class GradientLimit implements LimitAlgorithm {
         long mean = closed.meanRtt();
         // The first window after a latency decrease mixes calls that met the old queue: it decides nothing.
         boolean settling = this.drainCountdown == 2;
-        if (this.noLoadRtt.update(mean, closed.meanInflight(), this.startup, this.drainCountdown == 1)) {
-            // A slower callee, not a queue: the limit may return to where the overload began.
+        boolean drainWindow = this.drainCountdown == 1;
+        if (this.noLoadRtt.update(mean, closed.meanUncappedRtt(), closed.meanInflight(), this.startup, drainWindow)) {
+            // A slower callee, not a queue: the limit may return to where the overload began. The window already
+            // open caps its calls at four old no-load RTTs; more than four times slower, its capped mean would read
+            // as a faster callee and bring the old estimate back.
             this.knee = this.peak;
+            this.window = SampleWindow.after(this.noLoadRtt.get());
         }
         this.drainCountdown = Math.max(0, this.drainCountdown - 1);
         long noLoad = this.noLoadRtt.get();
@@ -345,6 +358,14 @@ final class GradientLimit implements LimitAlgorithm {
             return;
         }
         double ratio = (double) mean / noLoad;
+        if (ratio > this.tolerance && drainWindow && this.noLoadRtt.awaitsSecondFlatDrain()) {
+            // The drain window stayed as slow as the overload with far fewer calls in flight: a slower callee, unless
+            // the next drain window says otherwise. Cutting now would take the slowdown for a queue once more and cut
+            // by it again (3 x slower: 194 -> 65 -> 16 before the second drain window told). Hold the limit until then.
+            this.drainCountdown = 1;
+            this.growth.hold();
+            return;
+        }
         if (ratio > this.tolerance) {
             this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;

@@ -69,10 +69,16 @@ final class InFlightCohorts {
         }
     }
 
-    /** The call that started at {@code startNanos} with {@code inflight} calls in flight completed. */
-    void completed(long startNanos, int inflight) {
+    /**
+     * The call that started at {@code startNanos} with {@code inflight} calls in flight completed; {@code quick}:
+     * within the age at which calls count as late.
+     */
+    void completed(long startNanos, int inflight, boolean quick) {
         Cohort cohort = cohort(startNanos, false);
         if (cohort != null) {
+            if (quick) {
+                cohort.quick.incrementAndGet();
+            }
             cohort.completed.incrementAndGet();
             cohort.completedInflight.addAndGet(inflight);
         }
@@ -94,6 +100,8 @@ final class InFlightCohorts {
      * than {@code minAgeNanos}, cohorts are grouped until a group holds at least {@code minCalls} calls; a group with
      * at least {@code share} of them still in flight is late, and allows {@code mean inflight × noLoadRtt / age} of
      * those calls (age counted from the group's newest start, the least any of them waited).
+     * The newest group is on time when most of its calls completed within {@code minAgeNanos} (as
+     * {@link #completed} was told).
      * @param startedFrom only calls that started at or after this time count ({@link NanoTimes#NONE}: no such bound)
      * @param startedBefore only calls that started before this time count ({@link NanoTimes#NONE}: no such bound)
      * @return the lowest late group, if any, and whether the newest group was on time
@@ -119,6 +127,7 @@ final class InFlightCohorts {
         int started = 0;
         int inFlight = 0;
         long inflightSum = 0;
+        int quick = 0;
         for (long index = newest; index >= oldest; index--) {
             Cohort cohort = this.slots.get(slot(index));
             if (cohort != null && cohort.index == index) {
@@ -129,6 +138,7 @@ final class InFlightCohorts {
                 }
                 started += cohortStarted;
                 inFlight += cohortStarted - cohort.completed.get();
+                quick += cohort.quick.get();
                 inflightSum += cohort.startedInflight.get() - cohort.completedInflight.get();
             }
             if (started >= minCalls) {
@@ -139,16 +149,18 @@ final class InFlightCohorts {
                         lowest = group;
                     }
                 }
-                else if (newestGroup && 2 * inFlight <= started
+                else if (newestGroup && 2 * quick >= started
                         && nowNanos - current.startOf(index) <= 2 * minAgeNanos) {
-                    // The newest group, none of its calls older than twice that age, most of them back: they came
-                    // back within that. An older group that is not late says nothing of the kind.
+                    // The newest group, none of its calls older than twice that age, most of them back within that
+                    // age: they came back in time. Back by now is not enough: a callee 1.3 to 2 x slower brings them
+                    // back within twice that age, late every one. An older group that is not late says nothing.
                     onTime = true;
                 }
                 newestGroup = false;
                 started = 0;
                 inFlight = 0;
                 inflightSum = 0;
+                quick = 0;
             }
         }
         return new Scan(lowest, onTime);
@@ -225,6 +237,9 @@ final class InFlightCohorts {
         final AtomicInteger started = new AtomicInteger();
 
         final AtomicInteger completed = new AtomicInteger();
+
+        /** Completions within the late age: calls that came back in time. */
+        final AtomicInteger quick = new AtomicInteger();
 
         /** Sum of the in-flight counts the started calls saw when they started. */
         final AtomicLong startedInflight = new AtomicLong();

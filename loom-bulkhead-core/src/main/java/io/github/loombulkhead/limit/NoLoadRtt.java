@@ -40,6 +40,14 @@ final class NoLoadRtt {
         return this.value;
     }
 
+    /**
+     * Whether the latest drain window stayed as slow as the last overload although far fewer calls were in flight:
+     * one more like it and the callee counts as slower.
+     */
+    boolean awaitsSecondFlatDrain() {
+        return this.flatDrains == 1;
+    }
+
     /** Remembers the window that showed the last overload, to tell a slower callee from a queue later. */
     void congested(long meanRtt, double meanInflight) {
         this.congestedRtt = meanRtt;
@@ -47,12 +55,15 @@ final class NoLoadRtt {
     }
 
     /**
-     * Takes one window's mean RTT and in-flight count.
+     * Takes one window's mean RTT (its calls capped at four no-load RTTs, and uncapped) and in-flight count. Whether
+     * a drain window stayed as slow as the overload, and the new estimate of a slower callee, take the uncapped mean:
+     * the cap is relative to the estimate the slower callee made obsolete (a callee 6 x slower read as 4 x, and the
+     * next window as a queue).
      * @param startup whether the algorithm is still starting
      * @param drainWindow whether this is the second window after a latency decrease
      * @return whether the callee turned slower: the overload's limit is no longer too high
      */
-    boolean update(long mean, double meanInflight, boolean startup, boolean drainWindow) {
+    boolean update(long mean, long uncappedMean, double meanInflight, boolean startup, boolean drainWindow) {
         long current = this.value;
         if (current == 0 || (startup && mean < current) || mean < current * FASTER) {
             this.value = mean;
@@ -61,7 +72,7 @@ final class NoLoadRtt {
         if (!drainWindow) {
             return false;
         }
-        boolean flat = mean > current * this.tolerance && mean >= FLAT * this.congestedRtt
+        boolean flat = mean > current * this.tolerance && uncappedMean >= FLAT * this.congestedRtt
                 && meanInflight <= FLAT * this.congestedInflight;
         this.flatDrains = flat ? this.flatDrains + 1 : 0;
         boolean slower = this.flatDrains >= 2;
@@ -69,7 +80,7 @@ final class NoLoadRtt {
             this.drainedCount = 0;
             this.flatDrains = 0;
         }
-        this.drained[this.drainedCount++ % DRAIN_WINDOWS] = mean;
+        this.drained[this.drainedCount++ % DRAIN_WINDOWS] = slower ? uncappedMean : mean;
         long[] sorted = Arrays.copyOf(this.drained, Math.min(this.drainedCount, DRAIN_WINDOWS));
         Arrays.sort(sorted);
         this.value = sorted[(sorted.length - 1) / 2];

@@ -30,7 +30,7 @@ final class SampleWindow {
     void add(long startNanos, long rttNanos, int inflight) {
         long end = startNanos + rttNanos;
         long rtt = Math.min(rttNanos, this.rttCap);
-        this.totals.updateAndGet((current) -> current.plus(end, rtt, inflight));
+        this.totals.updateAndGet((current) -> current.plus(end, rtt, rttNanos, inflight));
     }
 
     /** The calls added so far, all of each. */
@@ -39,16 +39,17 @@ final class SampleWindow {
     }
 
     /**
-     * Calls of a window: how many, the sums of their (capped) RTTs and in-flight counts, when the first one added and
-     * the latest one finished.
+     * Calls of a window: how many, the sums of their RTTs (capped and not) and in-flight counts, when the first one
+     * added and the latest one finished.
      */
-    record Totals(int count, long rttSum, long inflightSum, long firstEnd, long latestEnd) {
+    record Totals(int count, long rttSum, long uncappedRttSum, long inflightSum, long firstEnd, long latestEnd) {
 
-        static final Totals EMPTY = new Totals(0, 0, 0, NanoTimes.NONE, NanoTimes.NONE);
+        static final Totals EMPTY = new Totals(0, 0, 0, 0, NanoTimes.NONE, NanoTimes.NONE);
 
-        Totals plus(long end, long rtt, int inflight) {
-            return new Totals(this.count + 1, this.rttSum + rtt, this.inflightSum + inflight,
-                    (this.count == 0) ? end : this.firstEnd, NanoTimes.later(this.latestEnd, end));
+        Totals plus(long end, long rtt, long uncappedRtt, int inflight) {
+            return new Totals(this.count + 1, this.rttSum + rtt, this.uncappedRttSum + uncappedRtt,
+                    this.inflightSum + inflight, (this.count == 0) ? end : this.firstEnd,
+                    NanoTimes.later(this.latestEnd, end));
         }
 
         /**
@@ -61,6 +62,14 @@ final class SampleWindow {
             }
             long span = (noLoadRtt == 0) ? meanRtt() : noLoadRtt;
             return this.latestEnd - this.firstEnd >= span;
+        }
+
+        /**
+         * Mean RTT without the cap; 0 when empty. The cap is four no-load RTTs as they were when the window opened:
+         * a callee that turned more than four times slower would read as four times slower only.
+         */
+        long meanUncappedRtt() {
+            return (this.count == 0) ? 0 : this.uncappedRttSum / this.count;
         }
 
         /** Mean RTT; 0 when empty. */

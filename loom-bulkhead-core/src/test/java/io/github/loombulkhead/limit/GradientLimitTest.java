@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -164,6 +166,29 @@ class GradientLimitTest {
                 .isBetween(0L, 60 * S);
             assertThat(loop.meanLimitSince(slower + 50 * S)).as("seed %d", seed).isBetween(200.0, 230.0);
             assertThat(loop.getEstimate("noLoadRttNanos")).as("seed %d", seed).isBetween(2.85 * S, 3.15 * S);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = { 1.3, 1.5, 2, 3, 4, 6 })
+    void aCalleeThatTurnsSlowerKeepsMostOfTheLimitAndIsBackNearCapacityWithinFifteenOfItsRtts(double factor) {
+        // Same 200 workers, each call takes factor x longer. The first late calls bound the capacity by Little's law
+        // with the old no-load RTT, 200 / factor; the limit falls to 97 % of that, and calls sent since take a quarter
+        // off at most before the drain windows tell a slower callee from a queue: about 0.73 x 200 / factor is as low
+        // as it should go (0.6 leaves room for the jitter). Before, each new late group or drain window cut again:
+        // 2 x slower went 219 -> 104 -> 81 -> 44 -> 32 -> 21 -> 15 -> 10 -> 5, 1.3 x to 17, 3 x to 16, 4 x to 8, 6 x to
+        // 1 (where a 16-call window took 10 s: 654 calls in 30 s instead of 10,000).
+        long slowRtt = (long) (factor * S);
+        int floor = (int) (0.6 * 200 / factor);
+        for (int seed = 1; seed <= 10; seed++) {
+            ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, seed).runRtts(100);
+            long slower = loop.now();
+            loop.serviceNanos(slowRtt).runRtts(40);
+            assertThat(loop.minLimitSince(slower)).as("%s x, seed %d", factor, seed).isGreaterThanOrEqualTo(floor);
+            assertThat(loop.minLimitSince(slower + 15 * slowRtt)).as("%s x, seed %d", factor, seed)
+                .isGreaterThanOrEqualTo(180);
+            assertThat(loop.getEstimate("noLoadRttNanos")).as("%s x, seed %d", factor, seed)
+                .isBetween(0.95 * slowRtt, 1.05 * slowRtt);
         }
     }
 

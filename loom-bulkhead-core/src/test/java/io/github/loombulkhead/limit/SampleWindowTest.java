@@ -43,6 +43,8 @@ class SampleWindowTest {
         window.add(0, 100 * MS, 1);
         window.add(0, 10_000 * MS, 1);
         assertThat(window.totals().meanRtt()).isEqualTo((100 + 400) / 2 * MS);
+        // Uncapped, for a callee that turned more than four times slower.
+        assertThat(window.totals().meanUncappedRtt()).isEqualTo((100 + 10_000) / 2 * MS);
         assertThat(window.totals().latestEnd()).isEqualTo(10_000 * MS);
         SampleWindow unknown = SampleWindow.after(0);
         unknown.add(0, 10_000 * MS, 1);
@@ -53,6 +55,7 @@ class SampleWindowTest {
     void anEmptyWindowHasNoMeansAndIsNeverComplete() {
         SampleWindow.Totals empty = SampleWindow.after(0).totals();
         assertThat(empty.meanRtt()).isZero();
+        assertThat(empty.meanUncappedRtt()).isZero();
         assertThat(empty.meanInflight()).isZero();
         assertThat(empty.isComplete(1, 0)).isFalse();
         assertThat(empty.isComplete(1, MS)).isFalse();

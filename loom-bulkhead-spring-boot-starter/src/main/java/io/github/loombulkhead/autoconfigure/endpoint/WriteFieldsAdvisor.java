@@ -59,9 +59,9 @@ final class WriteFieldsAdvisor implements OperationInvokerAdvisor {
             reasons.add("unknown " + ((unknown.size() == 1) ? "field " : "fields ") + String.join(", ", unknown));
         }
         if (!readOnly.isEmpty()) {
-            reasons.add(String.join(", ", readOnly) + ((readOnly.size() == 1) ? " is" : " are")
-                    + " read-only (a read's answer; maxConcurrentCalls sets the limit of a static bulkhead and the "
-                    + "ceiling of an adaptive one)");
+            reasons.add("read-only " + ((readOnly.size() == 1) ? "field " : "fields ") + String.join(", ", readOnly)
+                    + " (of a read's answer; maxConcurrentCalls sets the limit of a static bulkhead and the ceiling "
+                    + "of an adaptive one)");
         }
         String message = "A write changes maxConcurrentCalls and/or maxWaitDuration but the request has "
                 + String.join(" and ", reasons) + "; send only the fields to change; nothing changed";

@@ -174,9 +174,12 @@ class BulkheadsEndpointWriteAccessTest {
         Response response = post("/bulkheads/z",
                 "{\"name\": \"z\", \"limit\": 30, \"adaptive\": false, \"typo\": 1}");
         assertThat(response.status()).isEqualTo(400);
-        assertThat(response.body()).contains("but the request has unknown field 'typo' and 'adaptive', 'limit' are "
-                + "read-only (a read's answer; maxConcurrentCalls sets the limit of a static bulkhead and the ceiling "
-                + "of an adaptive one)");
+        assertThat(response.body()).contains("but the request has unknown field 'typo' and read-only fields "
+                + "'adaptive', 'limit' (of a read's answer; maxConcurrentCalls sets the limit of a static bulkhead and "
+                + "the ceiling of an adaptive one); send only the fields to change; nothing changed");
+        Response alone = post("/bulkheads/z", "{\"limit\": 30}");
+        assertThat(alone.status()).isEqualTo(400);
+        assertThat(alone.body()).contains("but the request has read-only field 'limit' (of a read's answer;");
         assertThat(this.registry.bulkhead("z").getConfig().getMaxConcurrentCalls()).isEqualTo(100);
     }
 

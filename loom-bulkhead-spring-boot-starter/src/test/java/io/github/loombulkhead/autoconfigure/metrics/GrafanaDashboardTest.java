@@ -55,6 +55,8 @@ class GrafanaDashboardTest {
 
     private static final Path ALERTS = Path.of("../docs/prometheus/loom-bulkhead-alerts.yml");
 
+    private static final Path METRICS_PAGE = Path.of("../docs/metrics.md");
+
     private static RedisServer redis;
 
     @Autowired
@@ -133,6 +135,21 @@ class GrafanaDashboardTest {
             assertThat(series(prometheus, panels, "Processes and fallback", 1))
                 .containsExactlyEntriesOf(Map.of("shared", 0.0));
             assertThat(series(prometheus, panels, "Syncs with Redis", 0).get("shared")).isGreaterThan(0);
+            // The page's PromQL examples: valid, each gives a series from this scrape, and every series is one bulkhead
+            // of one job (a snippet grouped by name alone would merge the services sharing a Prometheus).
+            List<String> examples = examples(Files.readString(METRICS_PAGE));
+            assertThat(examples).hasSize(11);
+            for (String example : examples) {
+                String body = prometheus.query(example);
+                String what = example + " -> " + body;
+                assertThat(JsonPath.<String>read(body, "$.status")).as(what).isEqualTo("success");
+                assertThat(values(body)).as(what).isNotEmpty().allMatch(Double::isFinite);
+                assertThat(JsonPath.<List<String>>read(body, "$.data.result[*].metric.job")).as(what)
+                    .hasSameSizeAs(values(body))
+                    .containsOnly("app");
+                assertThat(JsonPath.<List<String>>read(body, "$.data.result[*].metric.name")).as(what)
+                    .hasSameSizeAs(values(body));
+            }
             // The alerting rules evaluate on the same series without an error (their firing is promtool's test).
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 String rules = prometheus.rules();
@@ -159,6 +176,27 @@ class GrafanaDashboardTest {
             byName.put(names.get(i), values.get(i));
         }
         return byName;
+    }
+
+    /**
+     * The queries of the {@code promql} blocks of a page: one per line, a line that starts with a space continuing the
+     * one before.
+     */
+    static List<String> examples(String page) {
+        List<String> queries = new ArrayList<>();
+        boolean inBlock = false;
+        for (String line : page.split("\n")) {
+            if (line.startsWith("```")) {
+                inBlock = !inBlock && line.equals("```promql");
+            }
+            else if (inBlock && line.startsWith(" ") && !queries.isEmpty()) {
+                queries.set(queries.size() - 1, queries.getLast() + " " + line.strip());
+            }
+            else if (inBlock && !line.isBlank()) {
+                queries.add(line.strip());
+            }
+        }
+        return queries;
     }
 
     /** The query as Grafana sends it with every job and bulkhead selected and a rate interval of a minute. */

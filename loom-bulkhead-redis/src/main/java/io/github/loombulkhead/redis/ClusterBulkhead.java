@@ -25,8 +25,9 @@ import io.github.loombulkhead.RejectionReason;
  *
  * <p>When other processes wait, a process keeps at most its fair share (the limit divided by the processes that hold
  * or want permits, rounded down) and asks for one permit more: the permits above the shares go to the waiting
- * processes in turn, each for one call, so under equal demand each process gets the same part of the limit over time,
- * also when there are more processes than permits. Modes: {@code CLUSTER -> FALLBACK ->
+ * processes in turn, each for one turn ({@link #turnNanos()}: its calls pass the permit on among themselves, then it
+ * goes back), so under equal demand each process gets the same part of the limit over time, also when there are more
+ * processes than permits. Modes: {@code CLUSTER -> FALLBACK ->
  * CLUSTER} as Redis goes away and comes back; see {@link ClusterFallback}.
  */
 public final class ClusterBulkhead implements AutoCloseable {
@@ -34,6 +35,13 @@ public final class ClusterBulkhead implements AutoCloseable {
     private static final System.Logger logger = System.getLogger(ClusterBulkhead.class.getName());
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** A turn with the permit above the fair share lasts this many round trips to Redis, within the bounds below. */
+    private static final int TURN_ROUND_TRIPS = 20;
+
+    private static final long MIN_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private static final long MAX_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Bulkhead bulkhead;
 
@@ -111,6 +119,18 @@ public final class ClusterBulkhead implements AutoCloseable {
 
     /** Calls running or waiting lately; used only by whoever holds {@link #calling}. */
     private final RecentPeak recentPeak;
+
+    /**
+     * Whether this process holds a permit above its fair share while others wait; written by whoever holds
+     * {@link #calling}. Its turn with it ends at {@link #turnUntil}.
+     */
+    private volatile boolean turn;
+
+    /** When the turn with the permit above the fair share ends ({@code System.nanoTime()}); only while {@link #turn}. */
+    private volatile long turnUntil;
+
+    /** The round trip of a script call, averaged over the last few; 0 before the first one. */
+    private volatile long roundTripNanos;
 
     // Governor thread only.
 
@@ -414,8 +434,7 @@ public final class ClusterBulkhead implements AutoCloseable {
                     this.remote.set(true);
                 }
                 else if (failure == null) {
-                    this.listener.onRoundTrip(this, System.nanoTime() - start, null);
-                    this.renewals.increment();
+                    roundTrip(System.nanoTime() - start);
                     this.leasedUntil = leasedUntil(start);
                     // The governor may not look before these calls end: the leases they wanted linger.
                     this.recentPeak.record(want, System.nanoTime());
@@ -479,20 +498,20 @@ public final class ClusterBulkhead implements AutoCloseable {
         boolean linger = this.mode == ClusterMode.CLUSTER && now - this.lastBusy < this.lingerNanos
                 && (last == null || last.othersWaiting() == 0);
         int desired = linger ? Math.max(demand, Math.min(limitNow, recent)) : demand;
-        int target = Math.min(desired, cap(now));
+        int target = Math.min(desired, cap(now, inTurn(now)));
         // Never less than what may be in use: calls that got a permit before a shrink keep theirs. In fallback the
         // local share stays in force while retrying, and all of it is claimed when Redis answers.
         int keep = (this.mode == ClusterMode.FALLBACK) ? Math.max(limitNow, this.external.active())
                 : this.external.shrinkTo(Math.min(target, limitNow));
         // While others wait, one permit above the fair share is asked for (when the limit does not divide evenly): it
-        // comes in turn, for one call.
+        // comes in turn, for one turn of this process's calls.
         int want = Math.max(0, Math.min(desired, cap(now, true)) - keep);
         boolean remoteChange = this.remote.getAndSet(false);
         boolean due = this.mode == ClusterMode.FALLBACK || keep != this.held || want > this.lastWant || remoteChange
                 || now - this.lastSync >= renewNanos || (want > 0 && now - this.lastSync >= POLL_NANOS);
         if (!due) {
             long wait = Math.min((want > 0) ? POLL_NANOS : renewNanos, this.lastSync + renewNanos - now);
-            return linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait;
+            return untilTurnEnds(now, linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait);
         }
         long start = System.nanoTime();
         LeaseState reply;
@@ -507,8 +526,7 @@ public final class ClusterBulkhead implements AutoCloseable {
             failed(ex, System.nanoTime() - start);
             return POLL_NANOS;
         }
-        this.listener.onRoundTrip(this, System.nanoTime() - start, null);
-        this.renewals.increment();
+        roundTrip(System.nanoTime() - start);
         this.leasedUntil = leasedUntil(start);
         this.lastSync = now;
         this.lastWant = want;
@@ -526,7 +544,36 @@ public final class ClusterBulkhead implements AutoCloseable {
             return 0;
         }
         long wait = (want > 0) ? POLL_NANOS : renewNanos;
-        return linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait;
+        return untilTurnEnds(now, linger ? Math.min(wait, this.lastBusy + this.lingerNanos - now + 1) : wait);
+    }
+
+    /** {@code wait}, but no longer than until a turn with the permit above the fair share ends: it goes back then. */
+    private long untilTurnEnds(long now, long wait) {
+        return inTurn(now) ? Math.max(0, Math.min(wait, this.turnUntil - now + 1)) : wait;
+    }
+
+    /** Whether this process is in its turn with the permit above its fair share at {@code now}. */
+    private boolean inTurn(long now) {
+        return this.turn && now - this.turnUntil < 0;
+    }
+
+    /** A script call succeeded after {@code nanos}. */
+    private void roundTrip(long nanos) {
+        this.listener.onRoundTrip(this, nanos, null);
+        this.renewals.increment();
+        long average = this.roundTripNanos;
+        this.roundTripNanos = (average == 0) ? nanos : average + (nanos - average) / 8;
+    }
+
+    /**
+     * How long a process keeps the permit above its fair share while others wait, its calls passing it on among
+     * themselves: {@value #TURN_ROUND_TRIPS} round trips to Redis, at least 20 ms and at most 100 ms. Handing it to
+     * the next process takes three or four script calls (one giving it back, one taking it, and each process hearing
+     * that the other waits), while it runs no call; passed on after every call, 1 ms calls left it idle most of
+     * the time and cost Redis about two script calls per call.
+     */
+    private long turnNanos() {
+        return Math.clamp(TURN_ROUND_TRIPS * this.roundTripNanos, MIN_TURN_NANOS, MAX_TURN_NANOS);
     }
 
     /**
@@ -563,8 +610,17 @@ public final class ClusterBulkhead implements AutoCloseable {
         this.state = reply;
         applyLimit(reply.limit());
         // Once closed, a lease granted now is for no call: the governor's last sync gives it back.
-        int share = cap(now);
+        int share = cap(now, false);
         int usable = this.closed ? 0 : Math.min(reply.held(), cap(now, true));
+        if (usable <= share) {
+            this.turn = false;
+        }
+        else if (!this.turn) {
+            // The permit above the fair share, granted in turn while others wait (or still held as they start to):
+            // the calls here pass it on among themselves for one turn.
+            this.turnUntil = now + turnNanos();
+            this.turn = true;
+        }
         if (usable > this.external.limit()) {
             this.external.grow(usable);
         }
@@ -572,9 +628,8 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.external.shrinkTo(usable);
             signal();
         }
-        if (usable > share) {
-            // The permit above the fair share, granted in turn while others wait: it went to a waiting call, and goes
-            // back when that call ends instead of passing to the next one here.
+        if (usable > share && !inTurn(now)) {
+            // The turn is over: the permit goes back when the call using it ends instead of passing to the next one.
             this.external.shrinkTo(share);
             signal();
         }
@@ -616,14 +671,14 @@ public final class ClusterBulkhead implements AutoCloseable {
         }
     }
 
-    /** The most permits this process may use now: its fair share while others wait or while settling after a fallback. */
+    /** The most permits this process may use now: its fair share while others wait, or while settling after a fallback. */
     private int cap(long now) {
         return cap(now, false);
     }
 
     /**
      * As {@link #cap(long)}; {@code inTurn}: with the one permit above the fair share that a process may ask for, and
-     * use for one call, while others wait and the limit does not divide evenly among the processes (the remainder goes
+     * use for one turn, while others wait and the limit does not divide evenly among the processes (the remainder goes
      * round the waiting processes that way).
      */
     private int cap(long now, boolean inTurn) {

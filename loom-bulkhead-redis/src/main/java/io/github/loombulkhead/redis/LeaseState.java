@@ -12,7 +12,7 @@ import java.util.List;
  * @param fairShare the limit divided by the processes that hold or want permits, rounded down (0 when there are more
  *        of them than permits): while others wait, a process keeps no more
  * @param remainder the rest of that division: permits above the fair shares, each held by the waiting processes in
- *        turn, for one call
+ *        turn, each for one turn of its calls
  */
 record LeaseState(int held, int clusterHeld, int limit, int othersWaiting, int processes, int fairShare, int remainder) {
 

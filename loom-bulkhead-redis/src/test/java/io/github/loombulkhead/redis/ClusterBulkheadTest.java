@@ -809,8 +809,8 @@ class ClusterBulkheadTest {
     }
 
     /**
-     * Each replica runs {@code callers} virtual threads calling in a loop ({@code callMillis} per call); returns the calls each
-     * replica completed in the {@code measureMillis} after {@code warmupMillis}, and the most calls at once.
+     * Each replica runs {@code callers} virtual threads calling in a loop ({@code callMillis} per call); returns the
+     * calls each replica completed in the {@code measureMillis} after {@code warmupMillis}, and the most calls at once.
      * {@code atStart} and {@code atEnd} run when measuring starts and ends.
      */
     private static Load load(List<Replica> all, int callers, long callMillis, long warmupMillis, long measureMillis,

@@ -621,16 +621,19 @@ public final class ClusterBulkhead implements AutoCloseable {
             this.turnUntil = now + turnNanos();
             this.turn = true;
         }
-        if (usable > this.external.limit()) {
-            this.external.grow(usable);
+        // The turn is over: the permit goes back when the call using it ends instead of passing to the next one. Not
+        // raised to it first either, which would hand it to a waiting call before the shrink (the reply of a sync sent
+        // while its call still ran).
+        int allowed = (usable > share && !inTurn(now)) ? share : usable;
+        if (allowed > this.external.limit()) {
+            this.external.grow(allowed);
         }
-        else if (usable < this.external.limit()) {
-            this.external.shrinkTo(usable);
+        else if (allowed < this.external.limit()) {
+            this.external.shrinkTo(allowed);
             signal();
         }
-        if (usable > share && !inTurn(now)) {
-            // The turn is over: the permit goes back when the call using it ends instead of passing to the next one.
-            this.external.shrinkTo(share);
+        if (allowed < usable) {
+            // The governor gives it back once no call uses it.
             signal();
         }
     }

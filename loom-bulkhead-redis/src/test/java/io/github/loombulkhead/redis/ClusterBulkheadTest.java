@@ -755,11 +755,11 @@ class ClusterBulkheadTest {
             .as("calls completed by each process: %s", java.util.Arrays.toString(done))
             .isLessThan(1.5);
         assertThat(load.maxInFlight()).as("calls at once across the processes").isEqualTo(3);
-        // A turn lasts at least 20 ms, and a change of turn costs a few script calls: a small fraction of the calls.
-        // Before, about two script calls per call the third permit ran: 3,018 for 3,687 calls.
-        assertThat((double) syncs[0] / (done[0] + done[1]))
-            .as("script calls per call completed: %d script calls, %d calls", syncs[0], done[0] + done[1])
-            .isLessThan(0.125);
+        // A turn lasts at least 20 ms, and a change of turn costs a few script calls: at most about 100 changes in
+        // 2 s, 4 script calls each (measured: 372-400). Before, about two script calls per call the third permit ran:
+        // 3,018 for 3,687 calls. Counted against time, not against the calls completed: where a 1 ms sleep takes
+        // 2 ms (a coarser timer), half as many calls complete for as many changes of turn.
+        assertThat(syncs[0]).as("script calls in 2 s, for %d calls", done[0] + done[1]).isLessThan(600);
     }
 
     private static long syncs(List<Replica> all) {

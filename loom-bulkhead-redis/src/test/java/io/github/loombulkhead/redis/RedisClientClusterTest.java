@@ -311,6 +311,65 @@ class RedisClientClusterTest {
         }
     }
 
+    @Test
+    void afterItsTurnAProcessPassesThePermitAboveItsShareToNoWaitingCallAlsoWhenItsCallEndsDuringASync()
+            throws Exception {
+        String prefix = "test-" + UUID.randomUUID();
+        LeaseKeys keys = LeaseKeys.of(prefix, "callee");
+        ClusterConfig config = ClusterConfig.ofDefaults();
+        try (RedisClientScripts scripts = new RedisClientScripts(this.client);
+                RedisClientScripts otherScripts = new RedisClientScripts(this.client);
+                StatefulRedisConnection<String, String> probe = this.client.connect()) {
+            Bulkhead bulkhead = bulkhead(3);
+            AtomicBoolean endCallFirst = new AtomicBoolean();
+            CountDownLatch ended = new CountDownLatch(1);
+            // Right before a sync that still counts the permit above the share as in use, the call using it ends.
+            ScriptRunner callEndsDuringSync = new DelegatingScripts(scripts) {
+                @Override
+                public CompletableFuture<Object> run(LeaseScript script, List<String> keys, List<String> args) {
+                    if (script == LeaseScript.SYNC && args.get(1).equals("2") && endCallFirst.getAndSet(false)) {
+                        bulkhead.onComplete(0);
+                        ended.countDown();
+                    }
+                    return super.run(script, keys, args);
+                }
+            };
+            ClusterBulkhead cluster = new ClusterBulkhead(bulkhead, config,
+                    new RedisLeases(callEndsDuringSync, keys, "turn", config), new ClusterListener() {
+                    });
+            cluster.start();
+            bulkhead.acquirePermit();
+            bulkhead.acquirePermit();
+            // Another process takes the third permit and waits for one more: a limit of 3 over two processes, a
+            // share of 1 each and the third permit going round.
+            RedisLeases other = new RedisLeases(otherScripts, keys, "other", config);
+            assertThat(other.sync(0, 1, 3).held()).isEqualTo(1);
+            assertThat(other.sync(1, 1, 3).othersWaiting()).isZero();
+            // This process hears of it at its next sync, and its turn with the permit above the share ends: the
+            // local limit is the share, while both calls still run.
+            await().atMost(Duration.ofSeconds(5)).until(() -> bulkhead.getLimit() == 1);
+            assertThat(cluster.getHeldPermits()).isEqualTo(2);
+            AtomicBoolean ran = new AtomicBoolean();
+            Thread waiting = Thread.startVirtualThread(() -> ran.set(acquireUntilInterrupted(bulkhead)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> bulkhead.getWaitingCount() == 1);
+
+            endCallFirst.set(true);
+            assertThat(ended.await(5, TimeUnit.SECONDS)).isTrue();
+            // The permit goes back to Redis, which hands it to the other process waiting for it; not to the call
+            // waiting here.
+            await().atMost(Duration.ofSeconds(3))
+                .until(() -> ran.get() || "1".equals(probe.sync().hget(keys.pending(), "other")));
+            assertThat(ran).as("a call ran on the permit above the share after the turn").isFalse();
+            assertThat(bulkhead.getLimit()).isEqualTo(1);
+            cluster.close();
+            waiting.join(5_000);
+            if (ran.get()) {
+                bulkhead.onComplete(0);
+            }
+            bulkhead.onComplete(0);
+        }
+    }
+
     /** Takes a permit and keeps it; returns false when interrupted while waiting. */
     private static boolean acquireUntilInterrupted(Bulkhead bulkhead) {
         try {

@@ -714,8 +714,10 @@ public final class ClusterBulkhead implements AutoCloseable {
     private void failed(RuntimeException ex, long nanos) {
         this.errors.increment();
         this.listener.onRoundTrip(this, nanos, ex);
-        // Whatever Redis did with the last request, nothing is trusted until the next sync claims what is in use.
+        // Whatever Redis did with the last request, nothing is trusted until the next sync claims what is in use; a
+        // permit above the share that a reply brings after that starts a turn of its own.
         this.held = 0;
+        this.turn = false;
         long now = System.nanoTime();
         if (this.mode == ClusterMode.CLUSTER) {
             this.fallbackSince = now;

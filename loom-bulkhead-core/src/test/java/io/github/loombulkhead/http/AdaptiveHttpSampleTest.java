@@ -66,6 +66,14 @@ class AdaptiveHttpSampleTest {
                 AdaptiveHttpSampleTest.this.samples.add(outcome);
                 AdaptiveHttpSampleTest.this.rtts.add(Duration.ofNanos(rttNanos));
             }
+
+            @Override
+            public void onPausedSample(Bulkhead b, long rttNanos, long pausedNanos) {
+                // A success this process paused during (a loaded machine stalls the test JVM too) is told apart
+                // from the others, but it is a success all the same.
+                AdaptiveHttpSampleTest.this.samples.add(Outcome.SUCCESS);
+                AdaptiveHttpSampleTest.this.rtts.add(Duration.ofNanos(rttNanos));
+            }
         });
     }
 

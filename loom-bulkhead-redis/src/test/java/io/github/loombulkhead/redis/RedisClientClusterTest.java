@@ -314,8 +314,7 @@ class RedisClientClusterTest {
     @Test
     void afterItsTurnAProcessPassesThePermitAboveItsShareToNoWaitingCallAlsoWhenItsCallEndsDuringASync()
             throws Exception {
-        String prefix = "test-" + UUID.randomUUID();
-        LeaseKeys keys = LeaseKeys.of(prefix, "callee");
+        LeaseKeys keys = LeaseKeys.of("test-" + UUID.randomUUID(), "callee");
         ClusterConfig config = ClusterConfig.ofDefaults();
         try (RedisClientScripts scripts = new RedisClientScripts(this.client);
                 RedisClientScripts otherScripts = new RedisClientScripts(this.client);

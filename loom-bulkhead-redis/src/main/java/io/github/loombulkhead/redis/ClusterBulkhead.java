@@ -284,11 +284,18 @@ public final class ClusterBulkhead implements AutoCloseable {
     }
 
     void remoteSignal(String message) {
-        // A process holding no lease has none to give back, unless a sync under way brings it some: that sync may
-        // have run in Redis before the waiting process queued, and its reply would not say so. Read in this order:
-        // a sync that ended has set what it holds.
-        if (message.equals("wanted") && !this.calling.get() && this.held == 0) {
-            return;
+        if (message.startsWith("wanted:")) {
+            if (message.equals("wanted:" + this.leases.process())) {
+                // Its own: the reply of the sync that queued it told all there is (a process giving back the permit
+                // above its share after its turn queues again, and would sync once more for nothing).
+                return;
+            }
+            // A process holding no lease has none to give back, unless a sync under way brings it some: that sync
+            // may have run in Redis before the waiting process queued, and its reply would not say so. Read in this
+            // order: a sync that ended has set what it holds.
+            if (!this.calling.get() && this.held == 0) {
+                return;
+            }
         }
         LeaseState last = this.state;
         if (message.equals("freed") && !this.calling.get() && (last == null || last.othersWaiting() == 0)) {
@@ -568,8 +575,8 @@ public final class ClusterBulkhead implements AutoCloseable {
     /**
      * How long a process keeps the permit above its fair share while others wait, its calls passing it on among
      * themselves: {@value #TURN_ROUND_TRIPS} round trips to Redis, at least 20 ms and at most 100 ms. Handing it to
-     * the next process takes three or four script calls (one giving it back, one taking it, and each process hearing
-     * that the other waits), while it runs no call; passed on after every call, 1 ms calls left it idle most of
+     * the next process takes two or three script calls (one giving it back, one taking it, and the new holder hearing
+     * that the other waits again), while it runs no call; passed on after every call, 1 ms calls left it idle most of
      * the time and cost Redis about two script calls per call.
      */
     private long turnNanos() {

@@ -159,7 +159,7 @@ for process in pairs(handed) do
     redis.call('PUBLISH', ARGV[6], 'granted:' .. process)
 end
 if newcomer and inflight >= limit then
-    redis.call('PUBLISH', ARGV[6], 'wanted')
+    redis.call('PUBLISH', ARGV[6], 'wanted:' .. me)
 end
 
 local waiting = redis.call('ZCARD', KEYS[5])

@@ -17,11 +17,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too, with their
  * calls' RTTs uncapped; after the first of them the limit holds until the second one tells.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
- * window RTT; the limit falls to 97 % of the knee and holds there until the drain window was measured.
+ * window RTT; the limit falls to 97 % of the knee (99 % when the previous latency decrease found a knee within 5 % of
+ * it: the capacity holds and its knee is known well) and holds there until the drain window was measured.
  * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
  * {@code windowSamples} calls is {@value #LATE_SHARE_PERCENT} % still in flight {@code rttTolerance} × the no-load RTT
  * after it started (while starting, halfway between the no-load RTT and that), the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
- * no-load RTT / its age so far: the limit falls to 97 % of that at once, a round trip before the group's calls
+ * no-load RTT / its age so far: the limit falls to 97 % (or 99 %) of that at once, a round trip before the group's calls
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
  * them come back in time (a slower callee makes them all late), and are not what the drain windows compare with;
  * calls sent before keep lowering it as they age.
@@ -46,7 +47,19 @@ final class GradientLimit implements LimitAlgorithm {
 
     // STARTING -> (first queueing or drop) -> STEADY; in STEADY a latency decrease holds growth for two windows.
 
+    /** How far below a knee not seen before the limit falls after a latency decrease. */
     private static final double DRAIN_MARGIN = 0.03;
+
+    /**
+     * How far below the knee the limit falls when the previous latency decrease found nearly the same one (within
+     * {@value #SAME_KNEE_PERCENT} %): the callee's capacity holds, its knee is known well, and the drain windows need
+     * less room below it.
+     */
+    private static final double SETTLED_DRAIN_MARGIN = 0.01;
+
+    static final int SAME_KNEE_PERCENT = 5;
+
+    private static final double SAME_KNEE = SAME_KNEE_PERCENT / 100.0;
 
     /** How much of a group of calls must still be in flight for the group to count as late, in percent. */
     static final int LATE_SHARE_PERCENT = 85;
@@ -77,6 +90,9 @@ final class GradientLimit implements LimitAlgorithm {
 
     /** A decrease the latest late group asks for, not applied yet; null when none is due. */
     private final AtomicReference<LateBound> lateBound = new AtomicReference<>();
+
+    /** The knee the latest latency decrease fell below; 0 before the first. */
+    private volatile double decreasedKnee;
 
     /** Whether the latest scan found a late group: growth waits. */
     private volatile boolean late;
@@ -243,7 +259,7 @@ final class GradientLimit implements LimitAlgorithm {
         LateBound sent = (fresh != null) ? new LateBound(fresh, noLoad, armed ? 0 : this.lateFloor, now, armed) : null;
         LateBound before = (stale != null) ? new LateBound(stale, noLoad, 0, now, false) : null;
         LateBound found = LateBound.lower(sent, before);
-        if (found != null && found.knee() * (1 - DRAIN_MARGIN) < this.published) {
+        if (found != null && belowKnee(found.knee()) < this.published) {
             this.lateBound.accumulateAndGet(found, LateBound::lower);
             drain();
         }
@@ -298,7 +314,7 @@ final class GradientLimit implements LimitAlgorithm {
         if (due != null) {
             // Calls still in flight long past the no-load RTT: the knee is at most what their age allows.
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), due.knee()));
-            double target = due.knee() * (1 - DRAIN_MARGIN);
+            double target = belowKnee(due.knee());
             if (due.showsOverload()) {
                 // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
                 this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
@@ -308,6 +324,7 @@ final class GradientLimit implements LimitAlgorithm {
                 return;
             }
             if (due.startsDecrease()) {
+                this.decreasedKnee = due.knee();
                 decrease(target, due.at(), false);
                 this.drainCountdown = 2;
                 this.growth.hold();
@@ -369,7 +386,9 @@ final class GradientLimit implements LimitAlgorithm {
         if (ratio > this.tolerance) {
             this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;
-            decrease(this.knee * (1 - DRAIN_MARGIN), closed.latestEnd(), false);
+            double target = belowKnee(this.knee);
+            this.decreasedKnee = this.knee;
+            decrease(target, closed.latestEnd(), false);
             this.drainCountdown = 2;
             this.growth.hold();
             return;
@@ -383,6 +402,17 @@ final class GradientLimit implements LimitAlgorithm {
         }
         this.growth.windowQuiet(this.startup, this.limit, returnTarget(),
                 this.limit >= probeFrom() && ratio <= this.quietRatio);
+    }
+
+    /**
+     * Where a latency decrease to {@code knee} takes the limit: {@link #SETTLED_DRAIN_MARGIN} below it when the previous
+     * latency decrease found a knee within {@link #SAME_KNEE} of it, otherwise {@link #DRAIN_MARGIN} below. A knee that
+     * moved (the first overload, a callee that changed) gets the wider margin.
+     */
+    private double belowKnee(double knee) {
+        double previous = this.decreasedKnee;
+        boolean same = previous > 0 && Math.abs(knee / previous - 1) <= SAME_KNEE;
+        return knee * (1 - (same ? SETTLED_DRAIN_MARGIN : DRAIN_MARGIN));
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.github.loombulkhead.limit;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -53,6 +56,25 @@ class GradientLimitTest {
         assertThat(loop.maxLimitSince(settled)).isLessThanOrEqualTo(250);
         assertThat(loop.meanLimitSince(settled)).isBetween(200.0, 230.0);
         assertThat(loop.drops()).isZero();
+    }
+
+    @Test
+    void fallsCloserBelowAKneeTheOverloadsKeepFindingThanBelowOneThatMoved() {
+        // A latency decrease leaves room below the knee for the drain windows to see no queue: 3 % below a knee not
+        // seen before, 1 % below one the previous decrease found too (limit over knee: 0.97 or 0.99, a little less
+        // where both are rounded down).
+        KneeDecreases decreases = new KneeDecreases(gradient());
+        ClosedLoop loop = new ClosedLoop(decreases, 200, S).jitter(0.05, 1).runRtts(100);
+        long halved = loop.now();
+        loop.capacity(100).runRtts(100);
+        assertThat(decreases.ratios(0, 10 * S)).as("the start's end").isNotEmpty().first()
+            .satisfies((ratio) -> assertThat(ratio).isBetween(0.96, 0.975));
+        assertThat(decreases.ratios(20 * S, halved)).as("while the capacity holds").hasSizeGreaterThan(5)
+            .allSatisfy((ratio) -> assertThat(ratio).isBetween(0.975, 0.991));
+        assertThat(decreases.ratios(halved, halved + 10 * S)).as("once it halved").isNotEmpty().first()
+            .satisfies((ratio) -> assertThat(ratio).isBetween(0.96, 0.975));
+        assertThat(decreases.ratios(halved + 20 * S, loop.now())).as("while it holds again").hasSizeGreaterThan(5)
+            .allSatisfy((ratio) -> assertThat(ratio).isBetween(0.975, 0.991));
     }
 
     @Test
@@ -425,5 +447,53 @@ class GradientLimitTest {
         }
         assertThat(algorithm.getLimit()).isEqualTo(121);
         assertThat(withoutThem.getLimit()).as("capped at 1.3 × 60 + 1, under the initial limit").isEqualTo(100);
+    }
+
+    /** Records, at every decrease of the limit it wraps, when the call started and the new limit over the knee. */
+    private static final class KneeDecreases implements LimitAlgorithm {
+
+        private final LimitAlgorithm algorithm;
+
+        private final List<double[]> decreases = new ArrayList<>();
+
+        KneeDecreases(LimitAlgorithm algorithm) {
+            this.algorithm = algorithm;
+        }
+
+        /** The limit over the knee at the decreases made on calls that started from {@code from} until {@code to}. */
+        List<Double> ratios(long from, long to) {
+            return this.decreases.stream().filter((d) -> d[0] >= from && d[0] < to).map((d) -> d[1]).toList();
+        }
+
+        @Override
+        public String getName() {
+            return this.algorithm.getName();
+        }
+
+        @Override
+        public int getLimit() {
+            return this.algorithm.getLimit();
+        }
+
+        @Override
+        public void onStart(long startNanos, int inflight) {
+            this.algorithm.onStart(startNanos, inflight);
+        }
+
+        @Override
+        public int onSample(long startNanos, long rttNanos, int inflight, Outcome outcome) {
+            int before = this.algorithm.getLimit();
+            int after = this.algorithm.onSample(startNanos, rttNanos, inflight, outcome);
+            if (after < before) {
+                double knee = this.algorithm.getEstimates().get("knee").doubleValue();
+                this.decreases.add(new double[] { startNanos, after / knee });
+            }
+            return after;
+        }
+
+        @Override
+        public Map<String, Number> getEstimates() {
+            return this.algorithm.getEstimates();
+        }
     }
 }

@@ -57,7 +57,7 @@ final class GradientLimit implements LimitAlgorithm {
      */
     private static final double SETTLED_DRAIN_MARGIN = 0.01;
 
-    static final int SAME_KNEE_PERCENT = 5;
+    private static final int SAME_KNEE_PERCENT = 5;
 
     private static final double SAME_KNEE = SAME_KNEE_PERCENT / 100.0;
 

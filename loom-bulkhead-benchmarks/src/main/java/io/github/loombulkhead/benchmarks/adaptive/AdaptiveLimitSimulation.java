@@ -82,18 +82,22 @@ public final class AdaptiveLimitSimulation {
 
     /** The read timeout {@code --timeout-ms} gives: whole milliseconds, at least 1. */
     static long timeoutMillis(String value) {
-        long millis;
-        try {
-            millis = Long.parseLong(value);
-        }
-        catch (NumberFormatException ex) {
-            millis = 0;
-        }
+        long millis = wholeNumberOr(value, 0);
         if (millis < 1) {
             throw new IllegalArgumentException("--timeout-ms=" + value + ": the caller's read timeout must be a whole "
                     + "number of milliseconds of at least 1, such as --timeout-ms=500");
         }
         return millis;
+    }
+
+    /** {@code value} as a whole number, or {@code otherwise} when it is not one. */
+    static long wholeNumberOr(String value, long otherwise) {
+        try {
+            return Long.parseLong(value);
+        }
+        catch (NumberFormatException ex) {
+            return otherwise;
+        }
     }
 
     /** Every contender in every scenario and the burst against {@code callee}, durations divided by {@code shorten}. */

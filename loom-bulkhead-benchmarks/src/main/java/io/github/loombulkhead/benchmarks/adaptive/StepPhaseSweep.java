@@ -59,18 +59,12 @@ public final class StepPhaseSweep {
 
     /** The number of change times {@code --times} gives: a whole number from 1 to 1,000. */
     static int times(String value) {
-        int times;
-        try {
-            times = Integer.parseInt(value);
-        }
-        catch (NumberFormatException ex) {
-            times = 0;
-        }
+        long times = AdaptiveLimitSimulation.wholeNumberOr(value, 0);
         if (times < 1 || times > 1000) {
             throw new IllegalArgumentException("--times=" + value + ": the number of moments each capacity change runs "
                     + "at must be a whole number from 1 to 1000, such as --times=20");
         }
-        return times;
+        return (int) times;
     }
 
     /** {@code times} moments from {@code first}, evenly spread over {@code span}. */

@@ -17,12 +17,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * windows in a row as slow as the overload with far fewer calls in flight (a slower callee) replace it too, with their
  * calls' RTTs uncapped; after the first of them the limit holds until the second one tells.
  * <li><b>Queueing</b> (window mean above {@code rttTolerance} × no-load RTT): knee = mean in-flight × no-load RTT /
- * window RTT; the limit falls to 97 % of the knee (99 % when the previous latency decrease found a knee within 5 % of
- * it: the capacity holds and its knee is known well) and holds there until the drain window was measured.
+ * window RTT; the limit falls to 97 % of the knee (99 % when the previous overload's knee was within 5 % of it: the
+ * capacity holds and its knee is known well) and holds there until the drain window was measured.
  * <li><b>Late calls</b>: calls are grouped by when they started ({@link InFlightCohorts}); when a group of at least
  * {@code windowSamples} calls is {@value #LATE_SHARE_PERCENT} % still in flight {@code rttTolerance} × the no-load RTT
  * after it started (while starting, halfway between the no-load RTT and that), the callee queues them. Growth stops, and the knee is at most the group's mean in-flight ×
- * no-load RTT / its age so far: the limit falls to 97 % (or 99 %) of that at once, a round trip before the group's calls
+ * no-load RTT / its age so far: the limit falls to 97 % (or 99 %, as above; calls sent before the decrease that lower
+ * it further keep its margin) of that at once, a round trip before the group's calls
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
  * them come back in time (a slower callee makes them all late), and are not what the drain windows compare with;
  * calls sent before keep lowering it as they age.
@@ -91,8 +92,14 @@ final class GradientLimit implements LimitAlgorithm {
     /** A decrease the latest late group asks for, not applied yet; null when none is due. */
     private final AtomicReference<LateBound> lateBound = new AtomicReference<>();
 
-    /** The knee the latest latency decrease fell below; 0 before the first. */
-    private volatile double decreasedKnee;
+    /**
+     * The knee of the latest overload a latency decrease began, lowered as the calls sent before it tell more; 0 before
+     * the first, and after a slower callee made it obsolete.
+     */
+    private volatile double overloadKnee;
+
+    /** How far below its knee the latest overload's latency decreases take the limit. */
+    private volatile double overloadMargin = DRAIN_MARGIN;
 
     /** Whether the latest scan found a late group: growth waits. */
     private volatile boolean late;
@@ -259,7 +266,7 @@ final class GradientLimit implements LimitAlgorithm {
         LateBound sent = (fresh != null) ? new LateBound(fresh, noLoad, armed ? 0 : this.lateFloor, now, armed) : null;
         LateBound before = (stale != null) ? new LateBound(stale, noLoad, 0, now, false) : null;
         LateBound found = LateBound.lower(sent, before);
-        if (found != null && belowKnee(found.knee()) < this.published) {
+        if (found != null && target(found) < this.published) {
             this.lateBound.accumulateAndGet(found, LateBound::lower);
             drain();
         }
@@ -314,18 +321,21 @@ final class GradientLimit implements LimitAlgorithm {
         if (due != null) {
             // Calls still in flight long past the no-load RTT: the knee is at most what their age allows.
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), due.knee()));
-            double target = belowKnee(due.knee());
+            double target = target(due);
             if (due.showsOverload()) {
                 // As after a window that showed the queue: the drain windows then tell a queue from a slower callee.
                 this.noLoadRtt.congested(due.group().ageNanos(), due.group().meanInflight());
+                if (!due.startsDecrease()) {
+                    // Calls sent before the last decrease: the same overload, its knee seen better.
+                    this.overloadKnee = Math.min(this.overloadKnee, due.knee());
+                }
             }
             if (target >= this.limit) {
                 // Found before a decrease that went further was applied: nothing left to do but the knee.
                 return;
             }
             if (due.startsDecrease()) {
-                this.decreasedKnee = due.knee();
-                decrease(target, due.at(), false);
+                decrease(beginOverload(due.knee()), due.at(), false);
                 this.drainCountdown = 2;
                 this.growth.hold();
             }
@@ -366,6 +376,7 @@ final class GradientLimit implements LimitAlgorithm {
             // open caps its calls at four old no-load RTTs; more than four times slower, its capped mean would read
             // as a faster callee and bring the old estimate back.
             this.knee = this.peak;
+            this.overloadKnee = 0;
             this.window = SampleWindow.after(this.noLoadRtt.get());
         }
         this.drainCountdown = Math.max(0, this.drainCountdown - 1);
@@ -386,9 +397,7 @@ final class GradientLimit implements LimitAlgorithm {
         if (ratio > this.tolerance) {
             this.noLoadRtt.congested(mean, closed.meanInflight());
             this.knee = closed.meanInflight() * noLoad / mean;
-            double target = belowKnee(this.knee);
-            this.decreasedKnee = this.knee;
-            decrease(target, closed.latestEnd(), false);
+            decrease(beginOverload(this.knee), closed.latestEnd(), false);
             this.drainCountdown = 2;
             this.growth.hold();
             return;
@@ -405,14 +414,30 @@ final class GradientLimit implements LimitAlgorithm {
     }
 
     /**
-     * Where a latency decrease to {@code knee} takes the limit: {@link #SETTLED_DRAIN_MARGIN} below it when the previous
-     * latency decrease found a knee within {@link #SAME_KNEE} of it, otherwise {@link #DRAIN_MARGIN} below. A knee that
-     * moved (the first overload, a callee that changed) gets the wider margin.
+     * How far below its knee a new overload takes the limit: {@link #SETTLED_DRAIN_MARGIN} when the previous overload's
+     * knee was within {@link #SAME_KNEE} of it (the capacity holds and its knee is known well), otherwise
+     * {@link #DRAIN_MARGIN}: a knee that moved (the first overload, a capacity that changed) gets the wider margin.
      */
-    private double belowKnee(double knee) {
-        double previous = this.decreasedKnee;
+    private double marginFor(double knee) {
+        double previous = this.overloadKnee;
         boolean same = previous > 0 && Math.abs(knee / previous - 1) <= SAME_KNEE;
-        return knee * (1 - (same ? SETTLED_DRAIN_MARGIN : DRAIN_MARGIN));
+        return same ? SETTLED_DRAIN_MARGIN : DRAIN_MARGIN;
+    }
+
+    /**
+     * Where a late group's bound takes the limit: below its knee by the margin of a new overload if it starts one, by
+     * its overload's margin if it tells more about the current one.
+     */
+    private double target(LateBound bound) {
+        double margin = bound.startsDecrease() ? marginFor(bound.knee()) : this.overloadMargin;
+        return bound.knee() * (1 - margin);
+    }
+
+    /** Guarded by lock. A latency decrease begins an overload at {@code knee}: returns where the limit falls to. */
+    private double beginOverload(double knee) {
+        this.overloadMargin = marginFor(knee);
+        this.overloadKnee = knee;
+        return knee * (1 - this.overloadMargin);
     }
 
     /**

@@ -12,8 +12,9 @@ import java.util.Locale;
  * it, and a table of one change time compares where the cycles happen to be, not the algorithms. Here each change runs
  * at {@code --times} moments, each with its own seed, and the table gives the mean and the worst:
  * <ul>
- * <li>the capacity 200 → 100 and back at 2× load, the change anywhere within ten service times from 30 s (longer than
- * any cycle), each phase measured whole for 30 s, as in the main table;
+ * <li>the capacity 200 → 100 and back at 2× load, the change anywhere within ten service times from 30 s (at least
+ * one whole cycle of {@code gradient}'s limit, about 2.5 s at this callee), each phase measured whole for 30 s, as in
+ * the main table;
  * <li>the sample's halving (4,000 calls at once, 200 → 100 and back 4 s later), the halving anywhere within five service
  * times from 1.5 s: where the start's climb is when it comes.
  * </ul>
@@ -122,7 +123,7 @@ public final class StepPhaseSweep {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "_Callee: %s. Each change at %d moments, each with its own seed "
                 + "(from %d): the mean over them, and the worst._%n%n", callee, times, AdaptiveLimitSimulation.SEED));
-        out.append("| algorithm | capacity 200 → 100 at 2× load: goodput (worst) | timed out (most) "
+        out.append("| algorithm | capacity 200 → 100 at 2× load: goodput (worst) | timed out at the drop (most) "
                 + "| capacity 100 → 200: goodput (worst) | sample's halving: timed out (most) | all done after (longest) |\n");
         out.append("|---|---:|---:|---:|---:|---:|\n");
         for (Row row : rows) {

@@ -311,6 +311,42 @@ class GradientLimitTest {
     }
 
     @Test
+    void aLateGroupThatFindsTheKneeOfThePreviousOverloadAgainLowersTheLimitOnlyOnePercentBelowIt() {
+        LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().maxLimit(100));
+        ClosedLoop loop = new ClosedLoop(algorithm, 1000, S).runRtts(20);
+        int[] limits = new int[3];
+        double[] knees = new double[3];
+        int[] inflights = { 100, 100, 80 };
+        for (int overload = 0; overload < 3; overload++) {
+            assertThat(loop.limit()).as("before overload %d", overload).isEqualTo(100);
+            lateGroup(algorithm, loop, inflights[overload]);
+            limits[overload] = loop.limit();
+            knees[overload] = loop.getEstimate("knee");
+            loop.runRtts(30);
+        }
+        // 100 / 1.5 (the cohorts' ages are a little coarser: 68): a new knee, 97 % of it; the same knee again, 99 %;
+        // 80 / 1.5, 20 % below the last one: a knee that moved, 97 % again.
+        assertThat(knees).containsExactly(68.0, 68.0, 54.0);
+        assertThat(limits).containsExactly(66, 67, 52);
+        assertThat(loop.drops()).isZero();
+    }
+
+    /**
+     * 40 calls sent half an RTT after the loop's, with {@code inflight} calls in flight, that the callee holds on to
+     * until they are 1.5 RTTs old: by then they bound the knee at {@code inflight / 1.5}. Then they complete.
+     */
+    private static void lateGroup(LimitAlgorithm algorithm, ClosedLoop loop, int inflight) {
+        long sent = loop.now() + S / 2;
+        for (int i = 0; i < 40; i++) {
+            algorithm.onStart(sent, inflight);
+        }
+        loop.runRtts(2);
+        for (int i = 0; i < 40; i++) {
+            algorithm.onSample(sent, loop.now() - sent, inflight, Outcome.SUCCESS);
+        }
+    }
+
+    @Test
     void aLateGroupThatADecreaseWentBelowMeanwhileStartsNoSecondDecrease() throws Exception {
         LimitAlgorithm algorithm = gradient(AdaptiveLimitConfig.custom().maxLimit(100));
         ClosedLoop loop = new ClosedLoop(algorithm, 1000, S).runRtts(20);

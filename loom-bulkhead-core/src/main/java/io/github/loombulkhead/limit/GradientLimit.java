@@ -48,11 +48,11 @@ final class GradientLimit implements LimitAlgorithm {
 
     // STARTING -> (first queueing or drop) -> STEADY; in STEADY a latency decrease holds growth for two windows.
 
-    /** How far below a knee not seen before the limit falls after a latency decrease. */
+    /** How far below the knee of a new overload the limit falls after a latency decrease. */
     private static final double DRAIN_MARGIN = 0.03;
 
     /**
-     * How far below the knee the limit falls when the previous latency decrease found nearly the same one (within
+     * How far below the knee the limit falls when the previous overload's knee was nearly the same (within
      * {@value #SAME_KNEE_PERCENT} %): the callee's capacity holds, its knee is known well, and the drain windows need
      * less room below it.
      */

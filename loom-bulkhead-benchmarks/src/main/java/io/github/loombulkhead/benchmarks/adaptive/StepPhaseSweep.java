@@ -2,6 +2,7 @@ package io.github.loombulkhead.benchmarks.adaptive;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 
@@ -91,11 +92,11 @@ public final class StepPhaseSweep {
             for (int k = 0; k < times; k++) {
                 long seed = AdaptiveLimitSimulation.SEED + k;
                 Duration at = steps.get(k);
-                List<Scenario.CapacityStep> change = List.of(new Scenario.CapacityStep(at, CAPACITY / 2),
-                        new Scenario.CapacityStep(at.plus(PHASE), CAPACITY));
-                steady(down, new Scenario("capacity 200 → 100", 2, CAPACITY, change, at.plus(PHASE), at, at,
-                        at.plus(PHASE)), callee, contender, seed);
                 Duration back = at.plus(PHASE);
+                List<Scenario.CapacityStep> change = List.of(new Scenario.CapacityStep(at, CAPACITY / 2),
+                        new Scenario.CapacityStep(back, CAPACITY));
+                steady(down, new Scenario("capacity 200 → 100", 2, CAPACITY, change, back, at, at, back), callee,
+                        contender, seed);
                 steady(up, new Scenario("capacity 100 → 200", 2, CAPACITY, change, back.plus(PHASE), back, back,
                         back.plus(PHASE)), callee, contender, seed);
                 Duration halved = halvings.get(k);
@@ -129,9 +130,10 @@ public final class StepPhaseSweep {
         for (Row row : rows) {
             String name = row.contender().startsWith("loom") ? "**" + row.contender() + "**" : row.contender();
             out.append(String.format(Locale.ROOT, "| %s | %.3f (%.3f) | %,.0f (%,.0f) | %.3f (%.3f) | %,.0f (%,.0f) "
-                    + "| %s (%s) |%n", name, row.down().meanFirst(), row.down().minFirst(), row.down().meanSecond(),
-                    row.down().maxSecond(), row.up().meanFirst(), row.up().minFirst(), row.halving().meanFirst(),
-                    row.halving().maxFirst(), seconds(row.halving().meanSecond()), seconds(row.halving().maxSecond())));
+                    + "| %s (%s) |%n", name, row.down().first().getAverage(), row.down().first().getMin(),
+                    row.down().second().getAverage(), row.down().second().getMax(), row.up().first().getAverage(),
+                    row.up().first().getMin(), row.halving().first().getAverage(), row.halving().first().getMax(),
+                    seconds(row.halving().second().getAverage()), seconds(row.halving().second().getMax())));
         }
         return out.toString();
     }
@@ -144,37 +146,16 @@ public final class StepPhaseSweep {
     record Row(String contender, Stats down, Stats up, Stats halving) {
     }
 
-    /** Pairs of values, one per moment: their means, lowest and highest. */
-    static final class Stats {
+    /** Two values per moment (goodput and timeouts, or timeouts and seconds): their counts, means, lowest, highest. */
+    record Stats(DoubleSummaryStatistics first, DoubleSummaryStatistics second) {
 
-        private final List<double[]> values = new ArrayList<>();
+        Stats() {
+            this(new DoubleSummaryStatistics(), new DoubleSummaryStatistics());
+        }
 
         void add(double first, double second) {
-            this.values.add(new double[] { first, second });
-        }
-
-        int count() {
-            return this.values.size();
-        }
-
-        double meanFirst() {
-            return this.values.stream().mapToDouble((v) -> v[0]).average().orElse(Double.NaN);
-        }
-
-        double minFirst() {
-            return this.values.stream().mapToDouble((v) -> v[0]).min().orElse(Double.NaN);
-        }
-
-        double maxFirst() {
-            return this.values.stream().mapToDouble((v) -> v[0]).max().orElse(Double.NaN);
-        }
-
-        double meanSecond() {
-            return this.values.stream().mapToDouble((v) -> v[1]).average().orElse(Double.NaN);
-        }
-
-        double maxSecond() {
-            return this.values.stream().mapToDouble((v) -> v[1]).max().orElse(Double.NaN);
+            this.first.accept(first);
+            this.second.accept(second);
         }
     }
 }

@@ -25,15 +25,15 @@ class StepPhaseSweepTest {
         assertThat(rows).extracting(StepPhaseSweep.Row::contender)
             .containsExactly(List.of(Contender.values()).stream().map(Contender::label).toArray(String[]::new));
         for (StepPhaseSweep.Row row : rows) {
-            assertThat(row.down().count()).as(row.contender()).isEqualTo(2);
-            assertThat(row.up().count()).as(row.contender()).isEqualTo(2);
-            assertThat(row.halving().count()).as(row.contender()).isEqualTo(2);
+            assertThat(row.down().first().getCount()).as(row.contender()).isEqualTo(2);
+            assertThat(row.up().first().getCount()).as(row.contender()).isEqualTo(2);
+            assertThat(row.halving().first().getCount()).as(row.contender()).isEqualTo(2);
         }
         StepPhaseSweep.Row gradient = rows.get(Contender.LOOM_GRADIENT.ordinal());
         // The gradient keeps most of the halved capacity busy and loses some calls at the change, as in the main table.
-        assertThat(gradient.down().meanFirst()).isBetween(0.9, 1.0);
-        assertThat(gradient.down().minFirst()).isLessThanOrEqualTo(gradient.down().meanFirst());
-        assertThat(gradient.halving().maxFirst()).isPositive();
+        assertThat(gradient.down().first().getAverage()).isBetween(0.9, 1.0);
+        assertThat(gradient.down().first().getMin()).isLessThanOrEqualTo(gradient.down().first().getAverage());
+        assertThat(gradient.halving().first().getMax()).isPositive();
         String table = StepPhaseSweep.render("the standard callee", 2, rows);
         assertThat(table).contains("Each change at 2 moments").contains("| **loom `gradient`** | 0.9")
             .contains("| Envoy gradient |");

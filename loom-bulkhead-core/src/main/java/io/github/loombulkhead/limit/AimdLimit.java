@@ -9,7 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <ul>
  * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload
- * causes one decrease per RTT, not one per dropped call): the limit × {@code backoffRatio}; half while starting.
+ * causes one decrease per RTT, not one per dropped call) whose drops exceed what fails whatever the load
+ * ({@link BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}; half while starting.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the limit falls to a quarter at once ({@link CollapseSignal}); calls that started
  * before the last decrease count here, but not those that started before the last collapse.
@@ -35,7 +36,9 @@ final class AimdLimit implements LimitAlgorithm {
 
     private final AtomicInteger maxSuccessInflight = new AtomicInteger();
 
-    private final DropCounter drops = new DropCounter(0);
+    private final BackgroundDrops background = new BackgroundDrops();
+
+    private final DropCounter drops;
 
     private final CollapseSignal collapse;
 
@@ -56,6 +59,7 @@ final class AimdLimit implements LimitAlgorithm {
         this.limit = config.getInitialLimit();
         this.published = config.getInitialLimit();
         this.collapse = new CollapseSignal(config.getWindowSamples());
+        this.drops = new DropCounter(this.background::tolerated);
     }
 
     @Override
@@ -74,6 +78,7 @@ final class AimdLimit implements LimitAlgorithm {
             return this.published;
         }
         this.collapse.finished(outcome == Outcome.DROPPED, startNanos);
+        this.background.finished(outcome == Outcome.DROPPED, inflight);
         int current = this.published;
         if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.collapse.isCollapse(current)) {
@@ -110,6 +115,7 @@ final class AimdLimit implements LimitAlgorithm {
                     double factor = collapse ? CollapseSignal.BACKOFF
                             : this.startup ? 0.5 : this.config.getBackoffRatio();
                     double before = this.limit;
+                    this.background.decreased(before, !collapse && !this.startup);
                     this.limit = Math.max(this.config.getMinLimit(), this.limit * factor);
                     // After a collapse the callee's queue was the trouble, not its capacity: grow back within two RTTs
                     // to where a plain decrease would have gone, at that pace until the next decrease.

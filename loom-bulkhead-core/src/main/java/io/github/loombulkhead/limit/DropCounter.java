@@ -1,6 +1,7 @@
 package io.github.loombulkhead.limit;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Counts calls and drops per round (about one limit's worth of calls) without locks and says when the drops of the
@@ -11,10 +12,16 @@ final class DropCounter {
     // One long: high 32 bits calls, low 32 bits drops, so a reader sees both of the same round.
     private final AtomicLong round = new AtomicLong();
 
-    private final double tolerance;
+    private final IntToDoubleFunction tolerated;
 
+    /** Tolerates {@code tolerance} of a round's calls as drops. */
     DropCounter(double tolerance) {
-        this.tolerance = tolerance;
+        this((calls) -> tolerance * calls);
+    }
+
+    /** Tolerates as many drops as {@code tolerated} gives for a round of that many calls. */
+    DropCounter(IntToDoubleFunction tolerated) {
+        this.tolerated = tolerated;
     }
 
     /**
@@ -30,7 +37,7 @@ final class DropCounter {
         if (calls >= size && !dropped) {
             this.round.compareAndSet(value, 0);
         }
-        return dropped && drops > this.tolerance * Math.max(size, calls);
+        return dropped && drops > this.tolerated.applyAsDouble(Math.max(size, calls));
     }
 
     /** Starts a new round. */

@@ -138,6 +138,31 @@ class AimdLimitTest {
     }
 
     @Test
+    void keepsItsLimitWhenSomeCallsFailWhateverTheLoadAndStillFallsWhenTheCapacityDoes() {
+        // A callee with 200 workers where calls fail now and then at any load (a broken node behind it, say). Taking
+        // every drop for overload held the limit at 12-45 on average in these loops; the calls that fail although
+        // far fewer were in flight than where the last overload began tell the background apart.
+        for (double share : new double[] { 0.003, 0.01, 0.02 }) {
+            for (long seed = 1; seed <= 3; seed++) {
+                ClosedLoop loop = new ClosedLoop(aimd(), 200, S).jitter(0.05, seed)
+                    .timeoutNanos(167 * MS)
+                    .dropShare(share, seed)
+                    .runRtts(100);
+                long from = loop.now();
+                loop.runRtts(300);
+                assertThat(loop.meanLimitSince(from)).as("%s failing, seed %d", share, seed)
+                    .isGreaterThanOrEqualTo(200);
+                // Calls time out from 1.67 × the capacity on; half the workers: from 167 on.
+                long halved = loop.now();
+                loop.capacity(100).runRtts(10);
+                long fell = loop.firstTimeAtOrBelow(halved, 167);
+                assertThat(fell).as("%s failing, seed %d", share, seed).isNotEqualTo(-1);
+                assertThat(fell - halved).as("%s failing, seed %d", share, seed).isLessThanOrEqualTo(5 * S);
+            }
+        }
+    }
+
+    @Test
     void honoursTheMinimumAndTheCeilingAndIgnoresIgnoredCalls() {
         ClosedLoop capped = new ClosedLoop(aimd(AdaptiveLimitConfig.custom().maxLimit(150)), 1000, S).runRtts(100);
         assertThat(capped.maxLimitSince(0)).isEqualTo(150);

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * flight as the limit allows; a call that starts with {@code i} calls in flight takes
  * {@code service × max(1, i / capacity)} (a callee with {@code capacity} workers and a fair queue), optionally with a
  * seeded jitter, and is dropped at {@code timeout} if it would take longer. Capacity, service time and timeout can
- * change while it runs, and every n-th call can fail at once. Every call is reported to the algorithm when it starts
+ * change while it runs, and every n-th call, or a seeded random share of the calls, can fail at once. Every call is reported to the algorithm when it starts
  * and when it ends, as the bulkhead reports it. No clock, no threads, no sleeps.
  */
 final class ClosedLoop {
@@ -37,6 +37,10 @@ final class ClosedLoop {
     private long timeoutNanos = Long.MAX_VALUE;
 
     private int dropEvery;
+
+    private SplittableRandom failures;
+
+    private double dropShare;
 
     private long started;
 
@@ -87,6 +91,13 @@ final class ClosedLoop {
         return this;
     }
 
+    /** Fails {@code share} of the calls at once, drawn at random (seeded), whatever the load. */
+    ClosedLoop dropShare(double share, long seed) {
+        this.dropShare = share;
+        this.failures = new SplittableRandom(seed);
+        return this;
+    }
+
     /** Feeds one call, outside the loop, as if it started now and took {@code rttNanos}. */
     ClosedLoop inject(long rttNanos, Outcome outcome) {
         this.algorithm.onSample(this.now, rttNanos, this.inflight + 1, outcome);
@@ -126,7 +137,8 @@ final class ClosedLoop {
             }
             boolean dropped = rtt > this.timeoutNanos;
             long end = this.now + (dropped ? this.timeoutNanos : Math.max(1, (long) rtt));
-            if (this.dropEvery > 0 && ++this.started % this.dropEvery == 0) {
+            boolean failed = this.failures != null && this.failures.nextDouble() < this.dropShare;
+            if (failed || (this.dropEvery > 0 && ++this.started % this.dropEvery == 0)) {
                 dropped = true;
                 end = this.now + this.serviceNanos / 100;
             }

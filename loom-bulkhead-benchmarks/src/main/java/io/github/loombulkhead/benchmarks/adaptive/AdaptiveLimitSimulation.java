@@ -14,11 +14,12 @@ import io.github.loombulkhead.benchmarks.report.MarkdownReport;
  *
  * <pre>
  * java -cp benchmarks.jar io.github.loombulkhead.benchmarks.adaptive.AdaptiveLimitSimulation [--short]
- *     [--spread=SIGMA] [--timeout-ms=MS] [--skip-abandoned] [--docs=FILE]
+ *     [--spread=SIGMA] [--stalls=PERCENT] [--timeout-ms=MS] [--skip-abandoned] [--docs=FILE]
  * </pre>
- * {@code --short} divides every duration by ten; {@code --spread}, {@code --timeout-ms} and {@code --skip-abandoned}
- * change the callee (log-normal sigma of the service time, the caller's read timeout, a callee that skips queued
- * calls whose caller already gave up); {@code --docs} replaces the generated section of that Markdown page.
+ * {@code --short} divides every duration by ten; {@code --spread}, {@code --stalls}, {@code --timeout-ms} and
+ * {@code --skip-abandoned} change the callee (log-normal sigma of the service time, the percentage of calls that
+ * take {@value CalleeModel#STALL_FACTOR} times as long whatever the load, the caller's read timeout, a callee that
+ * skips queued calls whose caller already gave up); {@code --docs} replaces the generated section of that Markdown page.
  */
 public final class AdaptiveLimitSimulation {
 
@@ -45,6 +46,9 @@ public final class AdaptiveLimitSimulation {
             else if (arg.startsWith("--timeout-ms=")) {
                 callee = callee.withReadTimeout(Duration.ofMillis(timeoutMillis(arg.substring("--timeout-ms=".length()))));
             }
+            else if (arg.startsWith("--stalls=")) {
+                callee = callee.withStallShare(stallShare(arg.substring("--stalls=".length())));
+            }
             else if (arg.equals("--skip-abandoned")) {
                 callee = callee.withServesAbandonedCalls(false);
             }
@@ -53,7 +57,8 @@ public final class AdaptiveLimitSimulation {
             }
             else {
                 throw new IllegalArgumentException("Unknown option '" + arg
-                        + "'; use --short, --spread=SIGMA, --timeout-ms=MS, --skip-abandoned, --docs=FILE");
+                        + "'; use --short, --spread=SIGMA, --stalls=PERCENT, --timeout-ms=MS, --skip-abandoned, "
+                        + "--docs=FILE");
             }
         }
         String markdown = AdaptiveReport.render(run(quick ? 10 : 1, callee));
@@ -78,6 +83,25 @@ public final class AdaptiveLimitSimulation {
                     + "be a number of at least 0, such as --spread=0.1 (0.01 is an almost fixed service time)");
         }
         return sigma;
+    }
+
+    /**
+     * The share of stalled calls {@code --stalls} gives, as a fraction: a percentage from 0 up to, not including, 100.
+     */
+    static double stallShare(String value) {
+        double percent;
+        try {
+            percent = Double.parseDouble(value);
+        }
+        catch (NumberFormatException ex) {
+            percent = Double.NaN;
+        }
+        if (!(percent >= 0 && percent < 100)) {
+            throw new IllegalArgumentException("--stalls=" + value + ": the percentage of calls that stall "
+                    + CalleeModel.STALL_FACTOR + " times as long must be a number from 0 up to, not including, 100, "
+                    + "such as --stalls=1");
+        }
+        return percent / 100;
     }
 
     /** The read timeout {@code --timeout-ms} gives: whole milliseconds, at least 1. */

@@ -201,8 +201,43 @@ class AdaptiveLimitSimulationTest {
         assertThatIllegalArgumentException().isThrownBy(() -> AdaptiveLimitSimulation.main(
                 new String[] { "--short", "--timeout-ms=2s" }))
             .withMessageContaining("--timeout-ms=2s");
+        for (String stalls : new String[] { "--stalls=100", "--stalls=-1", "--stalls=1%" }) {
+            assertThatIllegalArgumentException()
+                .isThrownBy(() -> AdaptiveLimitSimulation.main(new String[] { "--short", stalls }))
+                .withMessageContaining(stalls)
+                .withMessageContaining("from 0 up to, not including, 100");
+        }
         assertThat(AdaptiveLimitSimulation.spread("0")).isZero();
         assertThat(AdaptiveLimitSimulation.timeoutMillis("2000")).isEqualTo(2000);
+        assertThat(AdaptiveLimitSimulation.stallShare("1")).isEqualTo(0.01);
+        assertThat(CALLEE.withStallShare(0.01).describe(200))
+            .contains("1 % of the calls stalling 10 times as long whatever the load");
+    }
+
+    @Test
+    void aStalledCallTakesTenTimesItsServiceTimeHoweverFewCallsAreInFlight() {
+        // Ten calls in flight at most against 200 workers: no call ever queues. A fixed 300 ms service time, half of
+        // the calls stalled: those take 3 s, and the caller gives up on them at its 500 ms read timeout.
+        List<long[]> samples = new ArrayList<>();
+        SimulatedLimit ten = new SimulatedLimit() {
+
+            @Override
+            public int limit() {
+                return 10;
+            }
+
+            @Override
+            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+                samples.add(new long[] { rttNanos, dropped ? 1 : 0 });
+            }
+        };
+        CalleeModel stalling = CALLEE.withServiceSpread(0).withStallShare(0.5).withMaxWait(Duration.ofSeconds(600));
+        LimitSimulation.run(Scenario.burst(1000, 200, Duration.ofSeconds(600)), stalling, ten,
+                AdaptiveLimitSimulation.SEED);
+        long ms = 1_000_000;
+        assertThat(samples).hasSize(1000);
+        assertThat(samples).allMatch((s) -> (s[1] == 0) ? s[0] == 300 * ms : s[0] == 500 * ms);
+        assertThat(samples.stream().filter((s) -> s[1] == 1).count()).isBetween(420L, 580L);
     }
 
     @Test

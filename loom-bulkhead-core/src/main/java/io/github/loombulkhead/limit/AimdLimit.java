@@ -1,5 +1,6 @@
 package io.github.loombulkhead.limit;
 
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -141,6 +142,12 @@ final class AimdLimit implements LimitAlgorithm {
                 this.lock.unlock();
             }
         }
+    }
+
+    /** {@code backgroundDropShare}: the share of calls that fail whatever the load, as far as it counts. */
+    @Override
+    public Map<String, Number> getEstimates() {
+        return Map.of("backgroundDropShare", this.background.rate());
     }
 
     @Override

@@ -152,6 +152,8 @@ class AimdLimitTest {
                 loop.runRtts(300);
                 assertThat(loop.meanLimitSince(from)).as("%s failing, seed %d", share, seed)
                     .isGreaterThanOrEqualTo(200);
+                assertThat(loop.getEstimate("backgroundDropShare")).as("%s failing, seed %d", share, seed)
+                    .isBetween(share / 3, share * 3);
                 // Calls time out from 1.67 × the capacity on; half the workers: from 167 on.
                 long halved = loop.now();
                 loop.capacity(100).runRtts(10);
@@ -177,6 +179,6 @@ class AimdLimitTest {
         }
         assertThat(floored.getLimit()).isEqualTo(20);
         assertThat(floored.getName()).isEqualTo("aimd");
-        assertThat(floored.getEstimates()).isEmpty();
+        assertThat(floored.getEstimates()).containsExactly(java.util.Map.entry("backgroundDropShare", 0.0));
     }
 }

@@ -79,9 +79,9 @@ final class AimdLimit implements LimitAlgorithm {
             return this.published;
         }
         this.collapse.finished(outcome == Outcome.DROPPED, startNanos);
-        this.background.finished(outcome == Outcome.DROPPED, inflight);
         int current = this.published;
         if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
+            // Sent before the last decrease: whether it failed or not, it tells of the overload, not of the background.
             if (this.collapse.isCollapse(current)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
                 this.due.dueNow(startNanos + Math.max(1, rttNanos));
@@ -89,6 +89,7 @@ final class AimdLimit implements LimitAlgorithm {
             }
             return this.published;
         }
+        this.background.finished(outcome == Outcome.DROPPED, inflight);
         if (outcome == Outcome.DROPPED) {
             if (this.drops.count(true, current)) {
                 this.due.due(startNanos, startNanos + Math.max(1, rttNanos));
@@ -144,7 +145,10 @@ final class AimdLimit implements LimitAlgorithm {
         }
     }
 
-    /** {@code backgroundDropShare}: the share of calls that fail whatever the load, as far as it counts. */
+    /**
+     * {@code backgroundDropShare}: the share of calls that fail whatever the load, as far as it counts; a round may
+     * drop that share of its calls and three standard deviations more before the limit falls.
+     */
     @Override
     public Map<String, Number> getEstimates() {
         return Map.of("backgroundDropShare", this.background.rate());

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * How often calls fail whatever the load, counted without locks: the share of drops among the calls that started with
  * far fewer calls in flight than where the last overload began (below {@value #CLEAR_PERCENT} % of the limit its
- * decrease fell from). Those calls did not fail from that overload; what fails among them (a lock, a cold cache, a
+ * decrease fell from; the algorithm leaves out calls sent before that decrease). Those calls did not fail from that overload; what fails among them (a lock, a cold cache, a
  * broken node behind the callee) fails as often at any limit. Older calls count less and less: once {@value #HORIZON}
  * calls were counted, both counts are halved.
  */
@@ -20,7 +20,7 @@ final class BackgroundDrops {
     /** How many calls must be counted before their share of drops counts. */
     static final int MIN_CALLS = 50;
 
-    /** The highest share of drops taken for background, in percent: more than that always counts as overload. */
+    /** The highest share of drops taken for background, in percent. */
     static final int MAX_RATE_PERCENT = 2;
 
     private static final double CLEAR = CLEAR_PERCENT / 100.0;

@@ -5,7 +5,8 @@ import java.util.function.IntToDoubleFunction;
 
 /**
  * Counts calls and drops per round (about one limit's worth of calls) without locks and says when the drops of the
- * current round exceed the tolerated fraction, so a background rate of failures does not shrink the limit.
+ * current round exceed what is tolerated (a fraction of the round, or what the caller's function gives for a round of
+ * that many calls), so a background rate of failures does not shrink the limit.
  */
 final class DropCounter {
 

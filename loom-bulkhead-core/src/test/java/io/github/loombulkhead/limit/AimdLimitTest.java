@@ -165,6 +165,18 @@ class AimdLimitTest {
     }
 
     @Test
+    void aFailureAtEveryNthCallEndsEveryClimbAtTheSameLimitAsACalleeThatRejectsAboveItWould() {
+        // Each such failure ends a climb, so none of them is ever sent clear of where the last one ended: every 100th
+        // call failing holds a limit of about 15 against 200 workers, as a callee rejecting calls above 15 would.
+        ClosedLoop loop = new ClosedLoop(aimd(), 200, S).jitter(0.05, 1).timeoutNanos(167 * MS).dropEvery(100)
+            .runRtts(100);
+        long from = loop.now();
+        loop.runRtts(300);
+        assertThat(loop.meanLimitSince(from)).isBetween(10.0, 25.0);
+        assertThat(loop.getEstimate("backgroundDropShare")).isZero();
+    }
+
+    @Test
     void honoursTheMinimumAndTheCeilingAndIgnoresIgnoredCalls() {
         ClosedLoop capped = new ClosedLoop(aimd(AdaptiveLimitConfig.custom().maxLimit(150)), 1000, S).runRtts(100);
         assertThat(capped.maxLimitSince(0)).isEqualTo(150);

@@ -50,10 +50,10 @@ class BackgroundDropsTest {
         background.decreased(100, true);
         finish(background, BackgroundDrops.MIN_CALLS - 1, 1, 10);
         assertThat(background.rate()).as("one drop among the first calls").isZero();
-        finish(background, 1, 0, 10);
-        assertThat(background.rate()).isEqualTo(1.0 / BackgroundDrops.MIN_CALLS);
-        finish(background, 50, 25, 10);
-        assertThat(background.rate()).isEqualTo(0.02);
+        finish(background, 101 - BackgroundDrops.MIN_CALLS, 0, 10);
+        assertThat(background.rate()).as("1 of 100").isEqualTo(0.01);
+        finish(background, 100, 25, 10);
+        assertThat(background.rate()).as("26 of 200, more than 2 %").isEqualTo(0.02);
     }
 
     @Test

@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * flight as the limit allows; a call that starts with {@code i} calls in flight takes
  * {@code service × max(1, i / capacity)} (a callee with {@code capacity} workers and a fair queue), optionally with a
  * seeded jitter, and is dropped at {@code timeout} if it would take longer. Capacity, service time and timeout can
- * change while it runs, and every n-th call, or a seeded random share of the calls, can fail at once. Every call is reported to the algorithm when it starts
+ * change while it runs, and every n-th call, or a seeded random share of the calls, can fail at
+ * once. Every call is reported to the algorithm when it starts
  * and when it ends, as the bulkhead reports it. No clock, no threads, no sleeps.
  */
 final class ClosedLoop {
@@ -137,8 +138,9 @@ final class ClosedLoop {
             }
             boolean dropped = rtt > this.timeoutNanos;
             long end = this.now + (dropped ? this.timeoutNanos : Math.max(1, (long) rtt));
-            boolean failed = this.failures != null && this.failures.nextDouble() < this.dropShare;
-            if (failed || (this.dropEvery > 0 && ++this.started % this.dropEvery == 0)) {
+            boolean nth = this.dropEvery > 0 && ++this.started % this.dropEvery == 0;
+            boolean drawn = this.failures != null && this.failures.nextDouble() < this.dropShare;
+            if (nth || drawn) {
                 dropped = true;
                 end = this.now + this.serviceNanos / 100;
             }

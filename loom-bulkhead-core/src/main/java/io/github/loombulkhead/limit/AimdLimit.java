@@ -2,6 +2,7 @@ package io.github.loombulkhead.limit;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -11,7 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload
  * causes one decrease per RTT, not one per dropped call) whose drops exceed what fails whatever the load
- * ({@link BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}; half while starting.
+ * ({@link BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}, or × 0.9 when the drop
+ * that made it due was refused at once (an RTT under a quarter of the mean successful one: a callee that rejects what
+ * is above its capacity, with no queue to drain); half while starting.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the limit falls to a quarter at once ({@link CollapseSignal}); calls that started
  * before the last decrease count here, but not those that started before the last collapse.
@@ -26,6 +29,21 @@ final class AimdLimit implements LimitAlgorithm {
     // STARTING -> (first round with a drop) -> STEADY
 
     private static final double HEADROOM = 1.3;
+
+    /**
+     * How far a decrease takes the limit when the drop that made it due was refused at once: a callee that rejects
+     * what is above its capacity has no queue to drain, and each rejection says the limit was just above it.
+     */
+    static final double REFUSED_BACKOFF = 0.9;
+
+    /** A drop is refused at once when its RTT is under this fraction of the mean successful RTT. */
+    private static final int REFUSED_RTT_FRACTION = 4;
+
+    /** Mean RTT of successful calls (each new one weighs a sixteenth); 0 before the first. */
+    private final AtomicLong successRtt = new AtomicLong();
+
+    /** Whether the drop that made the pending decrease due was refused at once. */
+    private volatile boolean refused;
 
     private final AdaptiveLimitConfig config;
 
@@ -92,10 +110,14 @@ final class AimdLimit implements LimitAlgorithm {
         this.background.finished(outcome == Outcome.DROPPED, inflight);
         if (outcome == Outcome.DROPPED) {
             if (this.drops.count(true, current)) {
+                // Refused at once rather than timed out: the callee rejects what is above its capacity, no queue.
+                long success = this.successRtt.get();
+                this.refused = success > 0 && rttNanos * REFUSED_RTT_FRACTION < success;
                 this.due.due(startNanos, startNanos + Math.max(1, rttNanos));
             }
         }
         else {
+            this.successRtt.accumulateAndGet(Math.max(1, rttNanos), AimdLimit::average);
             this.drops.count(false, current);
             this.maxSuccessInflight.accumulateAndGet(inflight, Math::max);
             if (inflight * 2 >= current) {
@@ -114,11 +136,20 @@ final class AimdLimit implements LimitAlgorithm {
                 if (this.due.isPending(this.lastDecreaseNanos)) {
                     long dropEnd = this.due.end();
                     boolean collapse = this.collapse.isCollapse(this.published);
+                    boolean refused = this.refused;
                     double factor = collapse ? CollapseSignal.BACKOFF
-                            : this.startup ? 0.5 : this.config.getBackoffRatio();
+                            : this.startup ? 0.5 : refused ? REFUSED_BACKOFF : this.config.getBackoffRatio();
                     double before = this.limit;
-                    this.background.decreased(before, !collapse && !this.startup);
                     this.limit = Math.max(this.config.getMinLimit(), this.limit * factor);
+                    if (collapse || this.startup) {
+                        this.background.overloadUnknown();
+                    }
+                    else if (refused) {
+                        this.background.refusedAbove(this.limit);
+                    }
+                    else {
+                        this.background.overloadedAt(before);
+                    }
                     // After a collapse the callee's queue was the trouble, not its capacity: grow back within two RTTs
                     // to where a plain decrease would have gone, at that pace until the next decrease.
                     double back = collapse ? (before * this.config.getBackoffRatio() - this.limit) / 2 : 0;
@@ -152,6 +183,11 @@ final class AimdLimit implements LimitAlgorithm {
     @Override
     public Map<String, Number> getEstimates() {
         return Map.of("backgroundDropShare", this.background.rate());
+    }
+
+    /** The mean RTT of successful calls with {@code rtt} added at a weight of a sixteenth. */
+    private static long average(long current, long rtt) {
+        return (current == 0) ? rtt : current + (rtt - current) / 16;
     }
 
     @Override

@@ -48,13 +48,26 @@ final class BackgroundDrops {
         }
     }
 
+    /** The limit fell from {@code limit}, where the callee's queue began to fail calls: calls well below it count. */
+    void overloadedAt(double limit) {
+        this.clearBelow = (int) (CLEAR * limit);
+    }
+
     /**
-     * The limit fell from {@code limit}. {@code known}: that is where the callee's overload began, so calls that start
-     * well below it count from now on. Not after the start (it overshoots far past the capacity) nor after a collapse
-     * (calls sent at the low limit still meet the queue of abandoned calls): none counts until the next known one.
+     * The limit fell to {@code limit} because the callee refused a call at once: it rejects what is above its capacity
+     * and queues nothing, so calls that start with no more than that many in flight count.
      */
-    void decreased(double limit, boolean known) {
-        this.clearBelow = known ? (int) (CLEAR * limit) : 0;
+    void refusedAbove(double limit) {
+        this.clearBelow = (int) limit + 1;
+    }
+
+    /**
+     * Where the last overload began tells nothing about where the callee is clear of it: after the start (it
+     * overshoots far past the capacity) or a collapse (calls sent at the low limit still meet the queue of abandoned
+     * calls). None counts until the next decrease of another kind.
+     */
+    void overloadUnknown() {
+        this.clearBelow = 0;
     }
 
     /**

@@ -21,7 +21,7 @@ class BackgroundDropsTest {
         assertThat(background.rate()).isZero();
         assertThat(background.tolerated(100)).isZero();
         // The start's overshoot and a collapse say nothing about where the callee is clear of overload.
-        background.decreased(100, false);
+        background.overloadUnknown();
         finish(background, 100, 10, 1);
         assertThat(background.rate()).isZero();
     }
@@ -29,7 +29,7 @@ class BackgroundDropsTest {
     @Test
     void countsOnlyTheCallsStartedWellBelowWhereTheLastOverloadBegan() {
         BackgroundDrops background = new BackgroundDrops();
-        background.decreased(100, true);
+        background.overloadedAt(100);
         // 80 % of the limit the decrease fell from and more: these calls may have failed from the overload.
         finish(background, 100, 50, 80);
         assertThat(background.rate()).isZero();
@@ -39,7 +39,7 @@ class BackgroundDropsTest {
         assertThat(background.tolerated(100)).isCloseTo(4.0, within(1e-9));
         assertThat(background.tolerated(400)).isCloseTo(4 + 3 * 2, within(1e-9));
         // A start or a collapse stops the counting until the next overload whose start is known.
-        background.decreased(120, false);
+        background.overloadUnknown();
         finish(background, 100, 100, 10);
         assertThat(background.rate()).isEqualTo(0.01);
     }
@@ -47,7 +47,7 @@ class BackgroundDropsTest {
     @Test
     void aShareFromFewCallsDoesNotCountAndNoShareAboveTwoPercentIsBackground() {
         BackgroundDrops background = new BackgroundDrops();
-        background.decreased(100, true);
+        background.overloadedAt(100);
         finish(background, BackgroundDrops.MIN_CALLS - 1, 1, 10);
         assertThat(background.rate()).as("one drop among the first calls").isZero();
         finish(background, 101 - BackgroundDrops.MIN_CALLS, 0, 10);
@@ -59,7 +59,7 @@ class BackgroundDropsTest {
     @Test
     void olderCallsCountLessAndLess() {
         BackgroundDrops background = new BackgroundDrops();
-        background.decreased(100, true);
+        background.overloadedAt(100);
         // 1 % of the first 2,000 calls failed: both counts are halved at the 2,000th (1,000 calls, 10 drops).
         finish(background, BackgroundDrops.HORIZON, 20, 10);
         assertThat(background.rate()).isEqualTo(0.01);

@@ -41,6 +41,8 @@ final class ClosedLoop {
 
     private SplittableRandom failures;
 
+    private boolean rejecting;
+
     private double dropShare;
 
     private long started;
@@ -92,6 +94,15 @@ final class ClosedLoop {
         return this;
     }
 
+    /**
+     * A callee that refuses a call starting with more than its capacity in flight at once (in a hundredth of the
+     * service time, as a server-side limiter answers {@code 429}) instead of queueing it.
+     */
+    ClosedLoop rejectingAboveCapacity() {
+        this.rejecting = true;
+        return this;
+    }
+
     /** Fails {@code share} of the calls at once, drawn at random (seeded), whatever the load. */
     ClosedLoop dropShare(double share, long seed) {
         this.dropShare = share;
@@ -140,7 +151,7 @@ final class ClosedLoop {
             long end = this.now + (dropped ? this.timeoutNanos : Math.max(1, (long) rtt));
             boolean nth = this.dropEvery > 0 && ++this.started % this.dropEvery == 0;
             boolean drawn = this.failures != null && this.failures.nextDouble() < this.dropShare;
-            if (nth || drawn) {
+            if (nth || drawn || (this.rejecting && this.inflight > this.capacity)) {
                 dropped = true;
                 end = this.now + this.serviceNanos / 100;
             }

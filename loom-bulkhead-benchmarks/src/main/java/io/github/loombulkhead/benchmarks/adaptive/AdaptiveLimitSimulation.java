@@ -14,12 +14,13 @@ import io.github.loombulkhead.benchmarks.report.MarkdownReport;
  *
  * <pre>
  * java -cp benchmarks.jar io.github.loombulkhead.benchmarks.adaptive.AdaptiveLimitSimulation [--short]
- *     [--spread=SIGMA] [--stalls=PERCENT] [--timeout-ms=MS] [--skip-abandoned] [--docs=FILE]
+ *     [--spread=SIGMA] [--stalls=PERCENT] [--timeout-ms=MS] [--skip-abandoned] [--reject-when-full] [--docs=FILE]
  * </pre>
- * {@code --short} divides every duration by ten; {@code --spread}, {@code --stalls}, {@code --timeout-ms} and
- * {@code --skip-abandoned} change the callee (log-normal sigma of the service time, the percentage of calls that
- * take {@value CalleeModel#STALL_FACTOR} times as long whatever the load, the caller's read timeout, a callee that
- * skips queued calls whose caller already gave up); {@code --docs} replaces the generated section of that Markdown page.
+ * {@code --short} divides every duration by ten; {@code --spread}, {@code --stalls}, {@code --timeout-ms},
+ * {@code --skip-abandoned} and {@code --reject-when-full} change the callee (log-normal sigma of the service time,
+ * the percentage of calls that take {@value CalleeModel#STALL_FACTOR} times as long whatever the load, the caller's
+ * read timeout, a callee that skips queued calls whose caller already gave up, one that rejects a call finding every
+ * worker busy instead of queueing it); {@code --docs} replaces the generated section of that Markdown page.
  */
 public final class AdaptiveLimitSimulation {
 
@@ -49,6 +50,9 @@ public final class AdaptiveLimitSimulation {
             else if (arg.startsWith("--stalls=")) {
                 callee = callee.withStallShare(stallShare(arg.substring("--stalls=".length())));
             }
+            else if (arg.equals("--reject-when-full")) {
+                callee = callee.withRejectsWhenFull(true);
+            }
             else if (arg.equals("--skip-abandoned")) {
                 callee = callee.withServesAbandonedCalls(false);
             }
@@ -58,7 +62,7 @@ public final class AdaptiveLimitSimulation {
             else {
                 throw new IllegalArgumentException("Unknown option '" + arg
                         + "'; use --short, --spread=SIGMA, --stalls=PERCENT, --timeout-ms=MS, --skip-abandoned, "
-                        + "--docs=FILE");
+                        + "--reject-when-full, --docs=FILE");
             }
         }
         String markdown = AdaptiveReport.render(run(quick ? 10 : 1, callee));

@@ -189,6 +189,10 @@ final class LimitSimulation {
         if (this.busyWorkers < this.workers) {
             serve(call);
         }
+        else if (this.callee.rejectsWhenFull()) {
+            // Failed as a timeout would, only at once; the timeout scheduled above then finds it finished.
+            schedule(this.now + CalleeModel.REJECTION.toNanos(), TIMEOUT, call);
+        }
         else {
             this.calleeQueue.add(call);
         }

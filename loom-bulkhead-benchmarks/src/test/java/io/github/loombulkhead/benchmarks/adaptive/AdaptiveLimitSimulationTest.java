@@ -215,6 +215,41 @@ class AdaptiveLimitSimulationTest {
     }
 
     @Test
+    void aCalleeThatRejectsWhenFullRefusesTheCallsAboveItsWorkersAtOnceAndQueuesNone() {
+        // 200 workers, exactly 300 ms, a static limit of 300, 500 calls at once. At 0: 300 start, 200 are served and
+        // 100 refused at 1 ms; the 100 sent then are refused at 2 ms, the last 100 at 3 ms; the 200 served succeed at
+        // 300 ms.
+        List<long[]> samples = new ArrayList<>();
+        SimulatedLimit fixed = new SimulatedLimit() {
+
+            @Override
+            public int limit() {
+                return 300;
+            }
+
+            @Override
+            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+                samples.add(new long[] { startNanos + rttNanos, rttNanos, dropped ? 1 : 0 });
+            }
+        };
+        CalleeModel rejecting = CALLEE.withServiceSpread(0).withRejectsWhenFull(true)
+            .withMaxWait(Duration.ofSeconds(60));
+        Scenario burst = Scenario.burst(500, 200, Duration.ofSeconds(5));
+        Trace trace = LimitSimulation.run(burst, rejecting, fixed, AdaptiveLimitSimulation.SEED);
+        long ms = 1_000_000;
+        Map<String, Long> byEnd = samples.stream()
+            .collect(Collectors.groupingBy((s) -> (s[0] / ms) + " ms, RTT " + (s[1] / ms) + " ms, "
+                    + ((s[2] == 1) ? "refused" : "succeeded"), Collectors.counting()));
+        assertThat(byEnd).containsExactlyInAnyOrderEntriesOf(Map.of("1 ms, RTT 1 ms, refused", 100L,
+                "2 ms, RTT 1 ms, refused", 100L, "3 ms, RTT 1 ms, refused", 100L, "300 ms, RTT 300 ms, succeeded",
+                200L));
+        BurstResult result = BurstResult.of(burst, rejecting, "300", trace);
+        assertThat(result.succeeded()).isEqualTo(200);
+        assertThat(result.dropped()).isEqualTo(300);
+        assertThat(rejecting.describe(200)).contains("rejects a call that finds every worker busy within 1 ms");
+    }
+
+    @Test
     void aStalledCallTakesTenTimesItsServiceTimeHoweverFewCallsAreInFlight() {
         // Ten calls in flight at most against 200 workers: no call ever queues. A fixed 300 ms service time, half of
         // the calls stalled: those take 3 s, and the caller gives up on them at its 500 ms read timeout.

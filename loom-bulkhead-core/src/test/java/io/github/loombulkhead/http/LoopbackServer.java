@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -26,6 +28,8 @@ import com.sun.net.httpserver.HttpServer;
  *
  * <ul>
  * <li>{@code /slow?ms=N}: answers {@code ok} after N ms;</li>
+ * <li>{@code /limited?ms=N&max=M}: answers {@code ok} after N ms, or at once {@code 429 Too Many Requests} when M
+ * such requests are being served already (a server-side concurrency limiter);</li>
  * <li>{@code /held}: answers {@code ok} once {@link #release()} is called;</li>
  * <li>{@code /redirect}: answers {@code 302 Found} pointing at {@code /held} (not counted as a request);</li>
  * <li>{@code /status/N}: answers status N (e.g. 500, 503, 429) with a body;</li>
@@ -46,6 +50,10 @@ public final class LoopbackServer implements AutoCloseable {
 
     private final AtomicInteger requests = new AtomicInteger();
 
+    private final AtomicInteger limited = new AtomicInteger();
+
+    private final AtomicInteger refused = new AtomicInteger();
+
     private final Set<String> userAgents = ConcurrentHashMap.newKeySet();
 
     private final CountDownLatch closing = new CountDownLatch(1);
@@ -57,6 +65,7 @@ public final class LoopbackServer implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1000);
         this.server.setExecutor(this.executor);
         this.server.createContext("/slow", this::slow);
+        this.server.createContext("/limited", this::limited);
         this.server.createContext("/held", this::held);
         this.server.createContext("/redirect", LoopbackServer::redirect);
         this.server.createContext("/status/", this::error);
@@ -98,6 +107,11 @@ public final class LoopbackServer implements AutoCloseable {
         return this.gauge.current();
     }
 
+    /** {@code /limited} requests answered {@code 429} since start or {@link #reset()}. */
+    public int refused() {
+        return this.refused.get();
+    }
+
     /** Requests received since start or {@link #reset()}. */
     public int requests() {
         return this.requests.get();
@@ -112,6 +126,7 @@ public final class LoopbackServer implements AutoCloseable {
     public void reset() {
         this.gauge.reset();
         this.requests.set(0);
+        this.refused.set(0);
         this.userAgents.clear();
         this.gate = new CountDownLatch(1);
     }
@@ -151,6 +166,29 @@ public final class LoopbackServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         leave();
+        respond(exchange, 200, "ok");
+    }
+
+    private void limited(HttpExchange exchange) throws IOException {
+        Map<String, String> query = new HashMap<>();
+        for (String pair : exchange.getRequestURI().getQuery().split("&")) {
+            query.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
+        if (this.limited.incrementAndGet() > Integer.parseInt(query.get("max"))) {
+            this.limited.decrementAndGet();
+            this.refused.incrementAndGet();
+            respond(exchange, 429, "busy");
+            return;
+        }
+        enter(exchange);
+        try {
+            Thread.sleep(Long.parseLong(query.get("ms")));
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        leave();
+        this.limited.decrementAndGet();
         respond(exchange, 200, "ok");
     }
 

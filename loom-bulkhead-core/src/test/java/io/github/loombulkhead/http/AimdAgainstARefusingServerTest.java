@@ -1,0 +1,85 @@
+package io.github.loombulkhead.http;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.loombulkhead.Bulkhead;
+import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadListener;
+import io.github.loombulkhead.limit.AdaptiveLimitConfig;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code aimd} in front of a real loopback server that answers {@code 429} at once when it serves 40 requests
+ * already, through a RestClient over Apache HttpClient 5: the refusals come back in a millisecond or two, against
+ * 50 ms for an answer, and each takes a tenth off the limit instead of a quarter.
+ */
+@ExtendWith(LoopbackServerExtension.class)
+class AimdAgainstARefusingServerTest {
+
+    private static final int CAPACITY = 40;
+
+    private static final int CALLS = 4000;
+
+    private static final int WARM_UP = 1500;
+
+    @AutoClose
+    private final Resources resources = new Resources();
+
+    @Test
+    void fallsByATenthAtARefusalAndKeepsTheServerNearlyFull(LoopbackServer server) throws InterruptedException {
+        Bulkhead bulkhead = new Bulkhead("refusing", BulkheadConfig.custom()
+            .maxConcurrentCalls(200)
+            .maxWaitDuration(Duration.ofSeconds(30))
+            .adaptive(AdaptiveLimitConfig.custom().algorithm(AdaptiveLimitConfig.Algorithm.AIMD).initialLimit(20).build())
+            .build());
+        AtomicInteger done = new AtomicInteger();
+        // Every decrease after the warm-up: the limit before and after it.
+        List<int[]> decreases = new CopyOnWriteArrayList<>();
+        bulkhead.addListener(new BulkheadListener() {
+            @Override
+            public void onLimitChanged(Bulkhead b, int oldLimit, int newLimit) {
+                if (newLimit < oldLimit && done.get() >= WARM_UP) {
+                    decreases.add(new int[] { oldLimit, newLimit });
+                }
+            }
+        });
+        RestClient client = RestClient.builder()
+            .requestFactory(ClientKind.HTTP_COMPONENTS.create(bulkhead, Duration.ofSeconds(5), this.resources))
+            .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .build();
+        AtomicInteger refused = new AtomicInteger();
+        Callers.start(100, () -> {
+            while (done.get() < CALLS) {
+                try {
+                    client.get().uri(server.uri("/limited?ms=50&max=" + CAPACITY)).retrieve().toBodilessEntity();
+                }
+                catch (HttpClientErrorException.TooManyRequests ex) {
+                    refused.incrementAndGet();
+                }
+                finally {
+                    done.incrementAndGet();
+                }
+            }
+        }).join();
+        assertThat(server.maxConcurrent()).isLessThanOrEqualTo(CAPACITY);
+        assertThat(refused.get()).isEqualTo(server.refused()).isLessThan(CALLS / 10);
+        assertThat(decreases).as("decreases after the warm-up").hasSizeGreaterThanOrEqualTo(5);
+        // A quarter off would leave at most 0.75 of the limit; a tenth off, 0.9 (a refusal that the machine held up
+        // past a quarter of an answer's time falls by a quarter, so not every one needs to).
+        long byATenth = decreases.stream().filter((d) -> d[1] >= 0.85 * d[0]).count();
+        assertThat(byATenth).as("decreases by about a tenth, of %d", decreases.size())
+            .isGreaterThanOrEqualTo(decreases.size() * 8 / 10);
+        assertThat(decreases.stream().mapToInt((d) -> d[1]).min().orElseThrow())
+            .as("no fall deeper than a quarter").isGreaterThanOrEqualTo(CAPACITY * 3 / 4 - 2);
+    }
+}

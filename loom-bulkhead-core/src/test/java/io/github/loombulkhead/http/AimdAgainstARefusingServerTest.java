@@ -40,7 +40,10 @@ class AimdAgainstARefusingServerTest {
         Bulkhead bulkhead = new Bulkhead("refusing", BulkheadConfig.custom()
             .maxConcurrentCalls(200)
             .maxWaitDuration(Duration.ofSeconds(30))
-            .adaptive(AdaptiveLimitConfig.custom().algorithm(AdaptiveLimitConfig.Algorithm.AIMD).initialLimit(20).build())
+            .adaptive(AdaptiveLimitConfig.custom()
+                .algorithm(AdaptiveLimitConfig.Algorithm.AIMD)
+                .initialLimit(20)
+                .build())
             .build());
         AtomicInteger done = new AtomicInteger();
         // Every decrease after the warm-up: the limit before and after it.

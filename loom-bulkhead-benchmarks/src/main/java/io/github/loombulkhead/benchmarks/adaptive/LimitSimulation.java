@@ -151,7 +151,8 @@ final class LimitSimulation {
     private long serviceTime() {
         double sigma = this.callee.serviceSpread();
         double normal = gaussian();
-        long drawn = Math.max(1, (long) (this.callee.serviceTime().toNanos() * Math.exp(sigma * normal - sigma * sigma / 2)));
+        long drawn = Math.max(1,
+                (long) (this.callee.serviceTime().toNanos() * Math.exp(sigma * normal - sigma * sigma / 2)));
         // No draw without stalls: the callees without them keep the service times of every seed.
         boolean stalls = this.callee.stallShare() > 0 && this.services.nextDouble() < this.callee.stallShare();
         return stalls ? drawn * CalleeModel.STALL_FACTOR : drawn;

@@ -153,7 +153,10 @@ public final class AdaptiveLimitConfig {
         return this.dropTolerance;
     }
 
-    /** AIMD: factor applied to the limit after a round with a drop (default 0.75). */
+    /**
+     * AIMD: factor applied to the limit after a round with more drops than fail whatever the load (default 0.75); 0.9
+     * instead, if higher, when the callee refused the call at once.
+     */
     public double getBackoffRatio() {
         return this.backoffRatio;
     }
@@ -293,7 +296,10 @@ public final class AdaptiveLimitConfig {
             return this;
         }
 
-        /** AIMD: factor on a round with a drop; at least 0.1 and below 1. */
+        /**
+         * AIMD: factor on a round with more drops than fail whatever the load (0.9 instead, if higher, when the callee
+         * refused the call at once); at least 0.1 and below 1.
+         */
         public Builder backoffRatio(double backoffRatio) {
             this.backoffRatio = backoffRatio;
             return this;

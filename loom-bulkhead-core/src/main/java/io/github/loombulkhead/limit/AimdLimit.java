@@ -12,8 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload
  * causes one decrease per RTT, not one per dropped call) whose drops exceed what fails whatever the load
- * ({@link BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}, or × 0.9 when the drop
- * that made it due was refused at once (an RTT under a quarter of the mean successful one: a callee that rejects what
+ * ({@link BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}, or × 0.9 (or the
+ * {@code backoffRatio}, if higher) when the drop that made it due was refused at once (an RTT under a quarter of the mean successful one: a callee that rejects what
  * is above its capacity, with no queue to drain); half while starting.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the limit falls to a quarter at once ({@link CollapseSignal}); calls that started
@@ -31,13 +31,14 @@ final class AimdLimit implements LimitAlgorithm {
     private static final double HEADROOM = 1.3;
 
     /**
-     * How far a decrease takes the limit when the drop that made it due was refused at once: a callee that rejects
-     * what is above its capacity has no queue to drain, and each rejection says the limit was just above it.
+     * How far a decrease takes the limit at least when the drop that made it due was refused at once: a callee that
+     * rejects what is above its capacity has no queue to drain, and each rejection says the limit was just above it.
+     * A {@code backoffRatio} above it applies as configured.
      */
     static final double REFUSED_BACKOFF = 0.9;
 
-    /** A drop is refused at once when its RTT is under this fraction of the mean successful RTT. */
-    private static final int REFUSED_RTT_FRACTION = 4;
+    /** A drop is refused at once when its RTT times this is under the mean successful RTT. */
+    private static final int REFUSED_RTT_DIVISOR = 4;
 
     /** Mean RTT of successful calls (each new one weighs a sixteenth); 0 before the first. */
     private final AtomicLong successRtt = new AtomicLong();
@@ -112,7 +113,7 @@ final class AimdLimit implements LimitAlgorithm {
             if (this.drops.count(true, current)) {
                 // Refused at once rather than timed out: the callee rejects what is above its capacity, no queue.
                 long success = this.successRtt.get();
-                this.refused = success > 0 && rttNanos * REFUSED_RTT_FRACTION < success;
+                this.refused = success > 0 && rttNanos * REFUSED_RTT_DIVISOR < success;
                 this.due.due(startNanos, startNanos + Math.max(1, rttNanos));
             }
         }
@@ -138,7 +139,9 @@ final class AimdLimit implements LimitAlgorithm {
                     boolean collapse = this.collapse.isCollapse(this.published);
                     boolean refused = this.refused;
                     double factor = collapse ? CollapseSignal.BACKOFF
-                            : this.startup ? 0.5 : refused ? REFUSED_BACKOFF : this.config.getBackoffRatio();
+                            : this.startup ? 0.5
+                                    : refused ? Math.max(REFUSED_BACKOFF, this.config.getBackoffRatio())
+                                            : this.config.getBackoffRatio();
                     double before = this.limit;
                     this.limit = Math.max(this.config.getMinLimit(), this.limit * factor);
                     if (collapse || this.startup) {

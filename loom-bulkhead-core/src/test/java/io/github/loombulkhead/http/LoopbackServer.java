@@ -174,21 +174,27 @@ public final class LoopbackServer implements AutoCloseable {
         for (String pair : exchange.getRequestURI().getQuery().split("&")) {
             query.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
         }
-        if (this.limited.incrementAndGet() > Integer.parseInt(query.get("max"))) {
+        int max = Integer.parseInt(query.get("max"));
+        long millis = Long.parseLong(query.get("ms"));
+        if (this.limited.incrementAndGet() > max) {
+            // Received, but never served: it counts as a request, not toward the requests served at once.
             this.limited.decrementAndGet();
+            this.requests.incrementAndGet();
             this.refused.incrementAndGet();
             respond(exchange, 429, "busy");
             return;
         }
         enter(exchange);
         try {
-            Thread.sleep(Long.parseLong(query.get("ms")));
+            Thread.sleep(millis);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-        leave();
-        this.limited.decrementAndGet();
+        finally {
+            leave();
+            this.limited.decrementAndGet();
+        }
         respond(exchange, 200, "ok");
     }
 

@@ -544,7 +544,8 @@ public class LoomBulkheadProperties {
         private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
         /**
-         * AIMD: factor applied to the limit after a round with a drop; at least 0.1 and below 1.
+         * AIMD: factor applied to the limit after a round with more drops than fail whatever the load (0.9 instead,
+         * if higher, when the callee refused the call at once); at least 0.1 and below 1.
          */
         private double backoffRatio = AdaptiveLimitConfig.DEFAULT_BACKOFF_RATIO;
 
@@ -707,7 +708,8 @@ public class LoomBulkheadProperties {
         private Double dropTolerance;
 
         /**
-         * AIMD: factor applied to the limit after a round with a drop; at least 0.1 and below 1. Unset: the default.
+         * AIMD: factor applied to the limit after a round with more drops than fail whatever the load (0.9 instead,
+         * if higher, when the callee refused the call at once); at least 0.1 and below 1. Unset: the default.
          */
         private Double backoffRatio;
 

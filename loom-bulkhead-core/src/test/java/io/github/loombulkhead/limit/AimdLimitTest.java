@@ -182,6 +182,17 @@ class AimdLimitTest {
     }
 
     @Test
+    void aConfiguredBackoffRatioAboveATenthOffHoldsAtARefusalToo() {
+        LimitAlgorithm algorithm = aimd(AdaptiveLimitConfig.custom().initialLimit(100).backoffRatio(0.95));
+        algorithm.onSample(0, S, 100, Outcome.DROPPED);
+        for (int i = 0; i < 20; i++) {
+            algorithm.onSample(2 * S + i, S, 10, Outcome.SUCCESS);
+        }
+        algorithm.onSample(3 * S, MS, 50, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).as("0.95 × 50, not 0.9 × 50").isEqualTo(47);
+    }
+
+    @Test
     void keepsACalleeThatRejectsAboveItsCapacityNearlyFull() {
         // 200 workers; a call that starts with more in flight is refused at once. Falling by a quarter at each
         // refusal kept 0.86 of the capacity in use on average in the simulation; by a tenth, 0.94.

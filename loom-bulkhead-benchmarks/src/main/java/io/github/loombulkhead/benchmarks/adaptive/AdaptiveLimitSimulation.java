@@ -75,13 +75,7 @@ public final class AdaptiveLimitSimulation {
 
     /** The log-normal sigma {@code --spread} gives: a finite number of at least 0 (0 is a fixed service time). */
     static double spread(String value) {
-        double sigma;
-        try {
-            sigma = Double.parseDouble(value);
-        }
-        catch (NumberFormatException ex) {
-            sigma = Double.NaN;
-        }
+        double sigma = numberOr(value, Double.NaN);
         if (!(sigma >= 0) || Double.isInfinite(sigma)) {
             throw new IllegalArgumentException("--spread=" + value + ": the log-normal sigma of the service time must "
                     + "be a number of at least 0, such as --spread=0.1 (0.01 is an almost fixed service time)");
@@ -93,13 +87,7 @@ public final class AdaptiveLimitSimulation {
      * The share of stalled calls {@code --stalls} gives, as a fraction: a percentage from 0 up to, not including, 100.
      */
     static double stallShare(String value) {
-        double percent;
-        try {
-            percent = Double.parseDouble(value);
-        }
-        catch (NumberFormatException ex) {
-            percent = Double.NaN;
-        }
+        double percent = numberOr(value, Double.NaN);
         if (!(percent >= 0 && percent < 100)) {
             throw new IllegalArgumentException("--stalls=" + value + ": the percentage of calls that stall "
                     + CalleeModel.STALL_FACTOR + " times as long must be a number from 0 up to, not including, 100, "
@@ -116,6 +104,16 @@ public final class AdaptiveLimitSimulation {
                     + "number of milliseconds of at least 1, such as --timeout-ms=500");
         }
         return millis;
+    }
+
+    /** {@code value} as a number, or {@code otherwise} when it is not one. */
+    static double numberOr(String value, double otherwise) {
+        try {
+            return Double.parseDouble(value);
+        }
+        catch (NumberFormatException ex) {
+            return otherwise;
+        }
     }
 
     /** {@code value} as a whole number, or {@code otherwise} when it is not one. */

@@ -220,18 +220,7 @@ class AdaptiveLimitSimulationTest {
         // 100 refused at 1 ms; the 100 sent then are refused at 2 ms, the last 100 at 3 ms; the 200 served succeed at
         // 300 ms.
         List<long[]> samples = new ArrayList<>();
-        SimulatedLimit fixed = new SimulatedLimit() {
-
-            @Override
-            public int limit() {
-                return 300;
-            }
-
-            @Override
-            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
-                samples.add(new long[] { startNanos + rttNanos, rttNanos, dropped ? 1 : 0 });
-            }
-        };
+        SimulatedLimit fixed = recording(300, samples);
         CalleeModel rejecting = CALLEE.withServiceSpread(0).withRejectsWhenFull(true)
             .withMaxWait(Duration.ofSeconds(60));
         Scenario burst = Scenario.burst(500, 200, Duration.ofSeconds(5));
@@ -239,7 +228,7 @@ class AdaptiveLimitSimulationTest {
         long ms = 1_000_000;
         Map<String, Long> byEnd = samples.stream()
             .collect(Collectors.groupingBy((s) -> (s[0] / ms) + " ms, RTT " + (s[1] / ms) + " ms, "
-                    + ((s[2] == 1) ? "refused" : "succeeded"), Collectors.counting()));
+                    + ((s[3] == 1) ? "refused" : "succeeded"), Collectors.counting()));
         assertThat(byEnd).containsExactlyInAnyOrderEntriesOf(Map.of("1 ms, RTT 1 ms, refused", 100L,
                 "2 ms, RTT 1 ms, refused", 100L, "3 ms, RTT 1 ms, refused", 100L, "300 ms, RTT 300 ms, succeeded",
                 200L));
@@ -254,25 +243,14 @@ class AdaptiveLimitSimulationTest {
         // Ten calls in flight at most against 200 workers: no call ever queues. A fixed 300 ms service time, half of
         // the calls stalled: those take 3 s, and the caller gives up on them at its 500 ms read timeout.
         List<long[]> samples = new ArrayList<>();
-        SimulatedLimit ten = new SimulatedLimit() {
-
-            @Override
-            public int limit() {
-                return 10;
-            }
-
-            @Override
-            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
-                samples.add(new long[] { rttNanos, dropped ? 1 : 0 });
-            }
-        };
+        SimulatedLimit ten = recording(10, samples);
         CalleeModel stalling = CALLEE.withServiceSpread(0).withStallShare(0.5).withMaxWait(Duration.ofSeconds(600));
         LimitSimulation.run(Scenario.burst(1000, 200, Duration.ofSeconds(600)), stalling, ten,
                 AdaptiveLimitSimulation.SEED);
         long ms = 1_000_000;
         assertThat(samples).hasSize(1000);
-        assertThat(samples).allMatch((s) -> (s[1] == 0) ? s[0] == 300 * ms : s[0] == 500 * ms);
-        assertThat(samples.stream().filter((s) -> s[1] == 1).count()).isBetween(420L, 580L);
+        assertThat(samples).allMatch((s) -> (s[3] == 0) ? s[1] == 300 * ms : s[1] == 500 * ms);
+        assertThat(samples.stream().filter((s) -> s[3] == 1).count()).isBetween(420L, 580L);
     }
 
     @Test
@@ -283,18 +261,7 @@ class AdaptiveLimitSimulationTest {
         // callee works on them until 600 ms, when it takes the last 100 queued and the other 100 of 300 ms succeed.
         // Those last 100 are served from 600 ms and time out at 800 ms, a round trip after they started.
         List<long[]> samples = new ArrayList<>();
-        SimulatedLimit fixed = new SimulatedLimit() {
-
-            @Override
-            public int limit() {
-                return 300;
-            }
-
-            @Override
-            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
-                samples.add(new long[] { startNanos + rttNanos, rttNanos, inflight, dropped ? 1 : 0 });
-            }
-        };
+        SimulatedLimit fixed = recording(300, samples);
         CalleeModel fixedService = CALLEE.withServiceSpread(0).withMaxWait(Duration.ofSeconds(60));
         Trace trace = LimitSimulation.run(Scenario.burst(500, 200, Duration.ofSeconds(5)), fixedService, fixed,
                 AdaptiveLimitSimulation.SEED);
@@ -540,5 +507,24 @@ class AdaptiveLimitSimulationTest {
         public void callerPaused(long fromNanos, long toNanos) {
             this.events.add("paused " + fromNanos + " to " + toNanos);
         }
+    }
+
+    /**
+     * A static limit of {@code limit} that records every sample into {@code samples} as {end, RTT, calls in flight
+     * when it started, 1 if dropped}.
+     */
+    private static SimulatedLimit recording(int limit, List<long[]> samples) {
+        return new SimulatedLimit() {
+
+            @Override
+            public int limit() {
+                return limit;
+            }
+
+            @Override
+            public void onSample(long startNanos, long rttNanos, int inflight, boolean dropped) {
+                samples.add(new long[] { startNanos + rttNanos, rttNanos, inflight, dropped ? 1 : 0 });
+            }
+        };
     }
 }

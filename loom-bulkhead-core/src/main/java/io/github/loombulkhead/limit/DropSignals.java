@@ -1,17 +1,43 @@
 package io.github.loombulkhead.limit;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
- * the tolerance (then a decrease is due, with the knee the drop's RTT suggests), and whether the callee collapsed
- * ({@link CollapseSignal}).
+ * the tolerance (then a decrease is due, with the knee the drop's RTT suggests), whether the callee refused calls at
+ * its capacity, and whether it collapsed ({@link CollapseSignal}).
+ * <p>
+ * A drop that came back within a quarter of the no-load RTT was refused at once: the callee rejects what is above its
+ * capacity (a {@code 429} or {@code 503} from a server-side limiter, a refused connection) and queues nothing. Such a
+ * refusal at the edge (the call started with more calls in flight than any quiet call since the last decrease) makes a
+ * decrease due on its own, to the calls the callee held when it refused, unless the round's refusals are within what
+ * fails at once whatever the load ({@link BackgroundDrops}, counted among calls sent at no more than the limit the last
+ * refusal took it to).
  */
 final class DropSignals {
 
+    /** A drop is refused at once when its RTT times this is under the no-load RTT. */
+    static final int REFUSED_RTT_DIVISOR = 4;
+
     private static final long NO_KNEE = Double.doubleToLongBits(Double.MAX_VALUE);
 
+    private static final int NO_REFUSAL = Integer.MAX_VALUE;
+
     private final DropCounter round;
+
+    private final BackgroundDrops background = new BackgroundDrops();
+
+    private final DropCounter refusals = new DropCounter(this.background::tolerated);
+
+    /** The fewest calls in flight besides itself that a refusal at the edge started with since the last decrease. */
+    private final AtomicInteger edge = new AtomicInteger(NO_REFUSAL);
+
+    /** What {@link #edge} was when refusals made the pending decrease due. */
+    private final AtomicInteger refusedAt = new AtomicInteger(NO_REFUSAL);
+
+    /** Whether a call sent since the last decrease succeeded. */
+    private volatile boolean servedSince;
 
     private final int minSamples;
 
@@ -51,17 +77,41 @@ final class DropSignals {
         return false;
     }
 
-    /** Counts a call of the current round and returns whether its drops now exceed the tolerance. */
-    boolean counted(boolean dropped, int roundSize) {
-        return this.round.count(dropped, roundSize);
+    /** Counts a successful call of the current round that started with {@code inflight} calls in flight. */
+    void succeeded(int inflight, int roundSize) {
+        this.servedSince = true;
+        this.round.count(false, roundSize);
+        this.refusals.count(false, roundSize);
+        this.background.finished(false, inflight);
     }
 
     /**
      * Counts a dropped call of the current round. Once the drops exceed the tolerance a decrease is due, to no more
-     * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown).
+     * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown). A
+     * call refused at once, with more in flight than {@code proven} (the most a quiet call started with since the
+     * last decrease), makes one due by itself unless the round's refusals are within the background's; while
+     * {@code starting}, only once the round's drops exceed the tolerance too (the start sends every call above what
+     * was proven, so one call that fails whatever the load would end it).
      */
-    void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize) {
-        if (counted(true, roundSize)) {
+    void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
+            boolean starting) {
+        boolean refused = noLoadRtt > 0 && rttNanos * REFUSED_RTT_DIVISOR < noLoadRtt;
+        boolean atEdge = refused && inflight > proven;
+        this.background.finished(refused, inflight);
+        if (atEdge) {
+            // The callee held inflight - 1 of these calls and refused one more: its capacity, with no queue behind.
+            this.edge.accumulateAndGet(Math.max(1, inflight - 1), Math::min);
+        }
+        boolean beyondBackground = this.refusals.count(atEdge, roundSize);
+        boolean beyondTolerance = this.round.count(true, roundSize);
+        if (beyondBackground && this.servedSince && (!starting || beyondTolerance)) {
+            // While starting, the lowest refusal of the overshoot; afterwards this one: a refusal that fell within the
+            // background earlier may have met a callee that a stalled call or another client kept busier for a moment.
+            int held = starting ? this.edge.get() : Math.max(1, inflight - 1);
+            this.refusedAt.accumulateAndGet(held, Math::min);
+            this.due.due(startNanos, startNanos + rttNanos);
+        }
+        if (beyondTolerance) {
             if (noLoadRtt > 0 && rttNanos > noLoadRtt) {
                 this.dueKnee.accumulateAndGet(Double.doubleToLongBits((double) inflight * noLoadRtt / rttNanos),
                         DropSignals::lower);
@@ -78,6 +128,28 @@ final class DropSignals {
     /** When the latest call that made a decrease due ended: the time of that decrease. */
     long dueEnd() {
         return this.due.end();
+    }
+
+    /**
+     * The calls the callee held when it refused one more, if refusals made the pending decrease due; 0 if not. Taken
+     * once per decrease.
+     */
+    int takeRefusedAt() {
+        int held = this.refusedAt.getAndSet(NO_REFUSAL);
+        return (held == NO_REFUSAL) ? 0 : held;
+    }
+
+    /**
+     * The limit fell to {@code limit} because the callee refused calls at its capacity: calls sent with no more than
+     * that many in flight show what fails at once whatever the load.
+     */
+    void refusedAbove(double limit) {
+        this.background.refusedAbove(limit);
+    }
+
+    /** The share of calls that fail at once whatever the load, as far as it counts ({@link BackgroundDrops#rate()}). */
+    double backgroundRefusalShare() {
+        return this.background.rate();
     }
 
     /**
@@ -101,8 +173,14 @@ final class DropSignals {
      * it before the decrease, so the next drop decrease, maybe much later, must not fall to it.
      */
     void decreased(boolean collapse, long decreasedAt) {
+        // Until a refusal says where the callee is clear of overload (refusedAbove), no call counts as background.
+        this.background.overloadUnknown();
         this.dueKnee.set(NO_KNEE);
+        this.refusedAt.set(NO_REFUSAL);
+        this.edge.set(NO_REFUSAL);
+        this.servedSince = false;
         this.round.reset();
+        this.refusals.reset();
         this.collapse.decreased(collapse, decreasedAt);
     }
 

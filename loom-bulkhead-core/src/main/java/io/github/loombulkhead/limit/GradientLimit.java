@@ -208,10 +208,10 @@ final class GradientLimit implements LimitAlgorithm {
                 // A call that failed after waiting longer than the no-load RTT queued too.
                 this.window.add(startNanos, rtt, inflight);
             }
-            this.drops.dropped(startNanos, rtt, inflight, noLoad, round);
+            this.drops.dropped(startNanos, rtt, inflight, noLoad, round, this.growth.proven(), this.startup);
         }
         else {
-            this.drops.counted(false, round);
+            this.drops.succeeded(inflight, round);
             if (timed) {
                 this.window.add(startNanos, rtt, inflight);
             }
@@ -232,7 +232,8 @@ final class GradientLimit implements LimitAlgorithm {
     public Map<String, Number> getEstimates() {
         double knee = this.knee;
         return Map.of("noLoadRttNanos", this.noLoadRtt.get(), "rttNanos", this.windowRtt, "knee",
-                (knee == Double.MAX_VALUE) ? 0 : (int) knee);
+                (knee == Double.MAX_VALUE) ? 0 : (int) knee, "backgroundRefusalShare",
+                this.drops.backgroundRefusalShare());
     }
 
     /**
@@ -305,6 +306,16 @@ final class GradientLimit implements LimitAlgorithm {
     private void work() {
         if (this.drops.isDue(this.lastDecreaseNanos)) {
             long dropEnd = this.drops.dueEnd();
+            int refusedAt = this.drops.takeRefusedAt();
+            if (refusedAt > 0 && !this.drops.isCollapse(this.published)) {
+                // The callee refused a call at once while it held refusedAt of them: that is its capacity, and it
+                // queues nothing, so there is no queue to drain and no factor to guess.
+                this.knee = Math.max(this.config.getMinLimit(), refusedAt);
+                decrease(beginOverload(this.knee), dropEnd, false);
+                this.drops.refusedAbove(this.limit);
+                this.droppedInOverload = true;
+                return;
+            }
             double target = this.drops.takeTarget(this.limit, this.startup, !this.droppedInOverload);
             this.knee = Math.min(this.knee, Math.max(this.config.getMinLimit(), Math.min(this.limit, target)));
             boolean collapse = this.drops.isCollapse(this.published);

@@ -55,6 +55,11 @@ final class Growth {
         this.maxQuietInflight.accumulateAndGet(inflight, Math::max);
     }
 
+    /** The most calls in flight that a call started with and finished without queueing, since the last restart. */
+    int proven() {
+        return this.maxQuietInflight.get();
+    }
+
     /** Adds one paced call's growth. */
     void add(double growth) {
         this.pending.add(growth);

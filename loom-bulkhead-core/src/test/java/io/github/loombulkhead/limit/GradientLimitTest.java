@@ -226,6 +226,76 @@ class GradientLimitTest {
     }
 
     @Test
+    void keepsACalleeThatRefusesAboveItsCapacityFullWithFewRefusalsAndFollowsItDown() {
+        // 200 workers; a call that starts with more in flight is refused at once. Taking a fifth off once a twentieth
+        // of a round was refused held a mean limit of 171 here, with about 5 refusals per round trip.
+        for (long seed = 1; seed <= 3; seed++) {
+            ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, seed).rejectingAboveCapacity()
+                .runRtts(100);
+            long from = loop.now();
+            long drops = loop.drops();
+            loop.runRtts(300);
+            long halved = loop.now();
+            assertThat(loop.meanLimitBetween(from, halved)).as("seed %d", seed).isBetween(0.97 * 200, 1.01 * 200);
+            assertThat(loop.minLimitSince(from)).as("seed %d", seed).isGreaterThanOrEqualTo(194);
+            assertThat(loop.drops() - drops).as("refused in 300 round trips, seed %d", seed).isLessThan(1000);
+            assertThat(loop.getEstimate("knee")).as("seed %d", seed).isEqualTo(200);
+            assertThat(loop.getEstimate("backgroundRefusalShare")).as("seed %d", seed).isZero();
+            loop.capacity(100).runRtts(20);
+            assertThat(loop.firstTimeAtOrBelow(halved, 103) - halved).as("seed %d", seed)
+                .isBetween(0L, S);
+            assertThat(loop.meanLimitSince(halved + 5 * S)).as("seed %d", seed).isBetween(95.0, 101.0);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = { 150, 300 })
+    void aStartAgainstACalleeThatRefusesAboveItsCapacityEndsJustBelowIt(int capacity) {
+        // The start overshoots past the capacity; the lowest refusal of the overshoot tells where it is. Halving at the
+        // first drops took it to 82 and 100, and 30 round trips later it was at 122 and 255.
+        ClosedLoop loop = new ClosedLoop(gradient(), capacity, S).jitter(0.05, 1).rejectingAboveCapacity().runRtts(30);
+        assertThat(loop.minLimitSince(0)).isEqualTo(AdaptiveLimitConfig.DEFAULT_INITIAL_LIMIT);
+        assertThat(loop.limit()).isBetween((int) (0.97 * capacity), capacity);
+    }
+
+    @Test
+    void callsThatFailAtOnceWhateverTheLoadNeitherEndTheStartNorHoldTheLimitDown() {
+        // A broken node behind the callee, say: its failures come back at once like refusals, at any load.
+        for (double share : new double[] { 0.003, 0.01, 0.02 }) {
+            for (long seed = 1; seed <= 3; seed++) {
+                ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.05, seed)
+                    .timeoutNanos(167 * MS)
+                    .dropShare(share, seed)
+                    .runRtts(100);
+                if (share < 0.02) {
+                    assertThat(loop.firstTimeAtOrAbove(0, 190)).as("%s failing, seed %d", share, seed)
+                        .isBetween(0L, 3 * S);
+                }
+                long from = loop.now();
+                loop.runRtts(300);
+                assertThat(loop.meanLimitSince(from)).as("%s failing, seed %d", share, seed)
+                    .isGreaterThanOrEqualTo(200);
+                assertThat(loop.getEstimate("backgroundRefusalShare")).as("%s failing, seed %d", share, seed)
+                    .isBetween(share / 3, share * 3);
+            }
+        }
+    }
+
+    @Test
+    void aFailureAtEveryNthCallLockedToTheClimbEndsItLikeACalleeThatRefusesThere() {
+        // Every 200th call failing at once meets the limit at the edge each time, as a callee refusing there would:
+        // the limit stays at about 168 against 200 workers (every 50th or 100th: about 213, as without failures).
+        ClosedLoop locked = new ClosedLoop(gradient(), 200, S).jitter(0.05, 7).dropEvery(200).runRtts(100);
+        long from = locked.now();
+        locked.runRtts(100);
+        assertThat(locked.meanLimitSince(from)).isBetween(160.0, 180.0);
+        ClosedLoop unlocked = new ClosedLoop(gradient(), 200, S).jitter(0.05, 7).dropEvery(100).runRtts(100);
+        from = unlocked.now();
+        unlocked.runRtts(100);
+        assertThat(unlocked.meanLimitSince(from)).isBetween(200.0, 230.0);
+    }
+
+    @Test
     void honoursTheMinimumAndTheCeiling() {
         ClosedLoop capped = new ClosedLoop(gradient(AdaptiveLimitConfig.custom().maxLimit(150)), 1000, S).runRtts(100);
         assertThat(capped.maxLimitSince(0)).isEqualTo(150);

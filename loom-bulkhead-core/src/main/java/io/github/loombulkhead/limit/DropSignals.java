@@ -10,15 +10,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>
  * A drop that came back within a quarter of the no-load RTT was refused at once: the callee rejects what is above its
  * capacity (a {@code 429} or {@code 503} from a server-side limiter, a refused connection) and queues nothing. Such a
- * refusal at the edge (the call started with more calls in flight than any quiet call since the last decrease) makes a
- * decrease due on its own, to the calls the callee held when it refused, unless the round's refusals are within what
- * fails at once whatever the load ({@link BackgroundDrops}, counted among calls sent at no more than the limit the last
- * refusal took it to).
+ * refusal at the edge (the call started with more calls in flight than any quiet call since the last decrease), once a
+ * call sent since that decrease succeeded, makes a decrease due on its own, to the calls the callee held when it
+ * refused, unless the round's refusals are within what fails at once whatever the load ({@link BackgroundDrops},
+ * counted among calls sent at no more than the limit the last refusal took it to). Before such a success, the callee
+ * refuses far below the limit (its capacity fell, or other clients took it), and the tolerance decides as for any drop.
  */
 final class DropSignals {
 
     /** A drop is refused at once when its RTT times this is under the no-load RTT. */
-    static final int REFUSED_RTT_DIVISOR = 4;
+    private static final int REFUSED_RTT_DIVISOR = 4;
 
     private static final long NO_KNEE = Double.doubleToLongBits(Double.MAX_VALUE);
 
@@ -33,7 +34,10 @@ final class DropSignals {
     /** The fewest calls in flight besides itself that a refusal at the edge started with since the last decrease. */
     private final AtomicInteger edge = new AtomicInteger(NO_REFUSAL);
 
-    /** What {@link #edge} was when refusals made the pending decrease due. */
+    /**
+     * The calls the callee held when refusals made the pending decrease due: while starting, the lowest refusal at the
+     * edge ({@link #edge}); afterwards, the refusal that made it due.
+     */
     private final AtomicInteger refusedAt = new AtomicInteger(NO_REFUSAL);
 
     /** Whether a call sent since the last decrease succeeded. */
@@ -147,7 +151,7 @@ final class DropSignals {
         this.background.refusedAbove(limit);
     }
 
-    /** The share of calls that fail at once whatever the load, as far as it counts ({@link BackgroundDrops#rate()}). */
+    /** The share of calls that fail at once whatever the load, as far as it counts ({@link BackgroundDrops#rate}). */
     double backgroundRefusalShare() {
         return this.background.rate();
     }

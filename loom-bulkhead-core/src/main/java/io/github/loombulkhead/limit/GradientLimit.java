@@ -30,6 +30,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
+ * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with more calls in flight than any
+ * quiet call since the last decrease, after a call sent since then succeeded: the callee held in-flight − 1 and
+ * refused one more, its capacity with no queue behind; the knee is that, and the limit falls below it as after a
+ * window's decrease. No tolerance, except for what fails at once whatever the load ({@link DropSignals}); while
+ * starting, the drops must exceed the tolerance too, and the lowest refusal sets the knee.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
  * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, but not those
@@ -42,7 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * A success that a pause of the caller's own process held up ({@link #onPausedSample}) enters no window and adds no
  * growth; it only raises the growth cap, if the least it can have taken shows no queue.
  * Estimates: {@code noLoadRttNanos}, {@code rttNanos} (the latest window mean), {@code knee} (0 before the first
- * overload). Needs {@link #onStart} for every call to see late calls; without it the windows alone decide.
+ * overload), {@code backgroundRefusalShare}. Needs {@link #onStart} for every call to see late calls; without it the
+ * windows alone decide.
  */
 final class GradientLimit implements LimitAlgorithm {
 

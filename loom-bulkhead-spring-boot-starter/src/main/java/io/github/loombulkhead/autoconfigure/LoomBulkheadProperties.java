@@ -539,7 +539,8 @@ public class LoomBulkheadProperties {
         private double dropBackoff = AdaptiveLimitConfig.DEFAULT_DROP_BACKOFF;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls; at least 0 and below 1.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls (a call the callee refused
+         * at once, above what it served before, counts on its own); at least 0 and below 1.
          */
         private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
@@ -702,8 +703,8 @@ public class LoomBulkheadProperties {
         private Double dropBackoff;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls; at least 0 and below 1.
-         * Unset: the default.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls (a call the callee refused
+         * at once, above what it served before, counts on its own); at least 0 and below 1. Unset: the default.
          */
         private Double dropTolerance;
 

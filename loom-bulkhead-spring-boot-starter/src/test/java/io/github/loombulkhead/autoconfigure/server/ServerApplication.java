@@ -345,6 +345,13 @@ final class ServerApplication implements AutoCloseable {
             return () -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("unavailable");
         }
 
+        /** A handler that works for {@code ms} milliseconds. */
+        @GetMapping("/work")
+        String work(@RequestParam long ms) throws InterruptedException {
+            Thread.sleep(ms);
+            return "worked";
+        }
+
         /** A downstream call that timed out and was not handled. */
         @GetMapping("/timeout")
         String timeout() throws IOException {

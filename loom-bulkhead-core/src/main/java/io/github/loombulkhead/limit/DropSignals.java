@@ -2,6 +2,7 @@ package io.github.loombulkhead.limit;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
@@ -10,11 +11,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>
  * A drop that came back within a quarter of the no-load RTT was refused at once: the callee rejects what is above its
  * capacity (a {@code 429} or {@code 503} from a server-side limiter, a refused connection) and queues nothing. Such a
- * refusal at the edge (the call started with more calls in flight than any quiet call since the last decrease), once a
- * call sent since that decrease succeeded, makes a decrease due on its own, to the calls the callee held when it
- * refused, unless the round's refusals are within what fails at once whatever the load ({@link BackgroundDrops},
- * counted among calls sent at no more than the limit the last refusal took it to). Before such a success, the callee
- * refuses far below the limit (its capacity fell, or other clients took it), and the tolerance decides as for any drop.
+ * refusal at the edge (the call started with about as many calls in flight as the most any quiet call since the last
+ * decrease started with, or more), once a call sent since that decrease succeeded, makes a decrease due on its own, to
+ * the calls the callee held when it refused, unless the round's refusals are within what fails at once whatever the
+ * load ({@link BackgroundDrops}, counted among calls sent at no more than the limit the last refusal took it to).
+ * Before such a success, the callee refuses far below the limit (its capacity fell, or other clients took it), and the
+ * tolerance decides as for any drop.
  */
 final class DropSignals {
 
@@ -25,6 +27,9 @@ final class DropSignals {
 
     private static final int NO_REFUSAL = Integer.MAX_VALUE;
 
+    /** How far below the most calls a quiet call started with a refusal still counts as at the edge, in percent. */
+    private static final int EDGE_SLACK_PERCENT = 5;
+
     private final DropCounter round;
 
     private final BackgroundDrops background = new BackgroundDrops();
@@ -34,11 +39,8 @@ final class DropSignals {
     /** The fewest calls in flight besides itself that a refusal at the edge started with since the last decrease. */
     private final AtomicInteger edge = new AtomicInteger(NO_REFUSAL);
 
-    /**
-     * The calls the callee held when refusals made the pending decrease due: while starting, the lowest refusal at the
-     * edge ({@link #edge}); afterwards, the refusal that made it due.
-     */
-    private final AtomicInteger refusedAt = new AtomicInteger(NO_REFUSAL);
+    /** The latest refusal that made a decrease due; null when none did since it was taken. */
+    private final AtomicReference<Refusal> refusal = new AtomicReference<>();
 
     /** Whether a call sent since the last decrease succeeded. */
     private volatile boolean servedSince;
@@ -60,9 +62,30 @@ final class DropSignals {
         this.collapse = new CollapseSignal(this.minSamples);
     }
 
-    /** Counts a call that started at {@code startNanos} and finished toward a collapse; see {@link CollapseSignal}. */
-    void finished(boolean dropped, long startNanos) {
+    /**
+     * Counts a call that started at {@code startNanos} with {@code inflight} in flight and took {@code rttNanos}:
+     * toward a collapse ({@link CollapseSignal}), and toward what fails at once whatever the load ({@link
+     * BackgroundDrops}), whether it started before the last decrease or not: a refusal comes back within milliseconds,
+     * a success a round trip later, so leaving out the calls sent before the last decrease would leave out most
+     * successes and few refusals. Which calls count is the in-flight bound's to say.
+     */
+    void finished(boolean dropped, long startNanos, long rttNanos, int inflight, long noLoadRtt) {
         this.collapse.finished(dropped, startNanos);
+        this.background.finished(dropped && isRefused(rttNanos, noLoadRtt), inflight);
+    }
+
+    /**
+     * Whether a call that started with {@code inflight} in flight was sent at the edge of what was {@code proven}:
+     * above it, or within {@value #EDGE_SLACK_PERCENT} % below it. A server releases a request's permit only after the
+     * answer left, so the caller may send its next call while the server still counts the last one, and be refused with
+     * one call fewer in flight than the server just took.
+     */
+    private static boolean isAtEdge(int inflight, int proven) {
+        return inflight * 100L >= proven * (100L - EDGE_SLACK_PERCENT);
+    }
+
+    private static boolean isRefused(long rttNanos, long noLoadRtt) {
+        return noLoadRtt > 0 && rttNanos * REFUSED_RTT_DIVISOR < noLoadRtt;
     }
 
     boolean isCollapse(int limit) {
@@ -81,27 +104,24 @@ final class DropSignals {
         return false;
     }
 
-    /** Counts a successful call of the current round that started with {@code inflight} calls in flight. */
-    void succeeded(int inflight, int roundSize) {
+    /** Counts a successful call of the current round. */
+    void succeeded(int roundSize) {
         this.servedSince = true;
         this.round.count(false, roundSize);
         this.refusals.count(false, roundSize);
-        this.background.finished(false, inflight);
     }
 
     /**
      * Counts a dropped call of the current round. Once the drops exceed the tolerance a decrease is due, to no more
      * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown). A
-     * call refused at once, with more in flight than {@code proven} (the most a quiet call started with since the
-     * last decrease), makes one due by itself unless the round's refusals are within the background's; while
+     * call refused at once at the edge of {@code proven} (the most a quiet call started with since the last
+     * decrease), makes one due by itself unless the round's refusals are within the background's; while
      * {@code starting}, only once the round's drops exceed the tolerance too (the start sends every call above what
      * was proven, so one call that fails whatever the load would end it).
      */
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
             boolean starting) {
-        boolean refused = noLoadRtt > 0 && rttNanos * REFUSED_RTT_DIVISOR < noLoadRtt;
-        boolean atEdge = refused && inflight > proven;
-        this.background.finished(refused, inflight);
+        boolean atEdge = isRefused(rttNanos, noLoadRtt) && isAtEdge(inflight, proven);
         if (atEdge) {
             // The callee held inflight - 1 of these calls and refused one more: its capacity, with no queue behind.
             this.edge.accumulateAndGet(Math.max(1, inflight - 1), Math::min);
@@ -109,10 +129,11 @@ final class DropSignals {
         boolean beyondBackground = this.refusals.count(atEdge, roundSize);
         boolean beyondTolerance = this.round.count(true, roundSize);
         if (beyondBackground && this.servedSince && (!starting || beyondTolerance)) {
-            // While starting, the lowest refusal of the overshoot; afterwards this one: a refusal that fell within the
-            // background earlier may have met a callee that a stalled call or another client kept busier for a moment.
-            int held = starting ? this.edge.get() : Math.max(1, inflight - 1);
-            this.refusedAt.accumulateAndGet(held, Math::min);
+            // While starting, the lowest refusal of the overshoot, but no lower than a quiet call proved; afterwards
+            // this one: a refusal that fell within the background earlier may have met a callee that a stalled call or
+            // another client kept busier for a moment.
+            int held = starting ? Math.max(this.edge.get(), proven) : Math.max(1, inflight - 1);
+            this.refusal.accumulateAndGet(new Refusal(held, startNanos), Refusal::later);
             this.due.due(startNanos, startNanos + rttNanos);
         }
         if (beyondTolerance) {
@@ -135,12 +156,13 @@ final class DropSignals {
     }
 
     /**
-     * The calls the callee held when it refused one more, if refusals made the pending decrease due; 0 if not. Taken
-     * once per decrease.
+     * The calls the callee held when it refused one more, if a refusal sent after the last decrease (made at
+     * {@code lastDecreaseNanos}) made the pending decrease due; 0 if not. Taken once: a refusal counted just before a
+     * decrease and recorded just after it describes the limit before it, and is left out here.
      */
-    int takeRefusedAt() {
-        int held = this.refusedAt.getAndSet(NO_REFUSAL);
-        return (held == NO_REFUSAL) ? 0 : held;
+    int takeRefusedAt(long lastDecreaseNanos) {
+        Refusal taken = this.refusal.getAndSet(null);
+        return (taken == null || NanoTimes.isBefore(taken.startNanos(), lastDecreaseNanos)) ? 0 : taken.held();
     }
 
     /**
@@ -180,7 +202,6 @@ final class DropSignals {
         // Until a refusal says where the callee is clear of overload (refusedAbove), no call counts as background.
         this.background.overloadUnknown();
         this.dueKnee.set(NO_KNEE);
-        this.refusedAt.set(NO_REFUSAL);
         this.edge.set(NO_REFUSAL);
         this.servedSince = false;
         this.round.reset();
@@ -190,5 +211,20 @@ final class DropSignals {
 
     private static long lower(long a, long b) {
         return (Double.longBitsToDouble(a) <= Double.longBitsToDouble(b)) ? a : b;
+    }
+
+    /** A refusal that made a decrease due: the calls the callee held, and when the refused call started. */
+    private record Refusal(int held, long startNanos) {
+
+        /** The one sent later; of two sent at once, the lower. */
+        static Refusal later(Refusal current, Refusal found) {
+            if (current == null) {
+                return found;
+            }
+            if (current.startNanos == found.startNanos) {
+                return (found.held < current.held) ? found : current;
+            }
+            return NanoTimes.isBefore(current.startNanos, found.startNanos) ? found : current;
+        }
     }
 }

@@ -30,11 +30,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
- * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with more calls in flight than any
- * quiet call since the last decrease, after a call sent since then succeeded: the callee held in-flight − 1 and
- * refused one more, its capacity with no queue behind; the knee is that, and the limit falls below it as after a
- * window's decrease. No tolerance, except for what fails at once whatever the load ({@link DropSignals}); while
- * starting, the drops must exceed the tolerance too, and the lowest refusal sets the knee.
+ * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with at least 95 % as many calls
+ * in flight as the most any quiet call since the last decrease started with, after a call sent since then succeeded:
+ * the callee held in-flight − 1 and refused one more, its capacity with no queue behind; the knee is that, and the
+ * limit falls below it as after a window's decrease. No tolerance, except for what fails at once whatever the load
+ * ({@link DropSignals}); while starting, the drops must exceed the tolerance too, and the lowest refusal sets the knee.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
  * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, but not those
@@ -197,7 +197,7 @@ final class GradientLimit implements LimitAlgorithm {
 
     /** Takes a call that was not ignored; {@code timed}: its RTT is measured well enough for a window. */
     private int take(long startNanos, long rttNanos, int inflight, Outcome outcome, boolean timed) {
-        this.drops.finished(outcome == Outcome.DROPPED, startNanos);
+        this.drops.finished(outcome == Outcome.DROPPED, startNanos, rttNanos, inflight, this.noLoadRtt.get());
         if (NanoTimes.isBefore(startNanos, this.lastDecreaseNanos)) {
             if (this.drops.collapseDue(startNanos + rttNanos, this.published)) {
                 // Calls sent before the decrease fail far more often than they succeed: the callee collapsed.
@@ -217,7 +217,7 @@ final class GradientLimit implements LimitAlgorithm {
             this.drops.dropped(startNanos, rtt, inflight, noLoad, round, this.growth.proven(), this.startup);
         }
         else {
-            this.drops.succeeded(inflight, round);
+            this.drops.succeeded(round);
             if (timed) {
                 this.window.add(startNanos, rtt, inflight);
             }
@@ -312,11 +312,19 @@ final class GradientLimit implements LimitAlgorithm {
     private void work() {
         if (this.drops.isDue(this.lastDecreaseNanos)) {
             long dropEnd = this.drops.dueEnd();
-            int refusedAt = this.drops.takeRefusedAt();
+            int refusedAt = this.drops.takeRefusedAt(this.lastDecreaseNanos);
             if (refusedAt > 0 && !this.drops.isCollapse(this.published)) {
+                int held = Math.max(this.config.getMinLimit(), refusedAt);
+                if (held * (1 - marginFor(held)) >= this.limit) {
+                    // Late calls took the limit below it meanwhile: the refusal asks for nothing more. Only the
+                    // rounds start afresh, as after a decrease.
+                    this.lastDecreaseNanos = NanoTimes.later(this.lastDecreaseNanos, dropEnd);
+                    this.drops.decreased(false, this.lastDecreaseNanos);
+                    return;
+                }
                 // The callee refused a call at once while it held refusedAt of them: that is its capacity, and it
                 // queues nothing, so there is no queue to drain and no factor to guess.
-                this.knee = Math.max(this.config.getMinLimit(), refusedAt);
+                this.knee = held;
                 decrease(beginOverload(this.knee), dropEnd, false);
                 this.drops.refusedAbove(this.limit);
                 this.droppedInOverload = true;

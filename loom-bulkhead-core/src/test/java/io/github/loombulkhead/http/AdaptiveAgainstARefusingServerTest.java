@@ -2,7 +2,6 @@ package io.github.loombulkhead.http;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -58,16 +57,17 @@ class AdaptiveAgainstARefusingServerTest {
         Bulkhead bulkhead = bulkhead(AdaptiveLimitConfig.Algorithm.GRADIENT);
         Run run = run(bulkhead, server);
         assertThat(run.refused()).isEqualTo(server.refused()).isLessThan(CALLS / 20);
-        Map<String, Number> estimates = bulkhead.getLimitAlgorithm().getEstimates();
-        // In flight at the caller includes answers still on their way back, so the server may have held a few fewer.
-        assertThat(estimates.get("knee").intValue()).isBetween(CAPACITY - 3, CAPACITY + 3);
-        assertThat(estimates).containsEntry("backgroundRefusalShare", 0.0);
+        // A refusal now and then may be held up, or meet answers still on their way back: below 1 %, not the 2 % cap.
+        assertThat(bulkhead.getLimitAlgorithm().getEstimates().get("backgroundRefusalShare").doubleValue())
+            .isLessThan(0.01);
         List<int[]> decreases = run.decreases();
         assertThat(decreases).as("decreases after the warm-up").hasSizeGreaterThanOrEqualTo(5);
-        // A fifth off would leave at most 0.8 of the limit; just below the edge, about 0.95 of it.
+        // A fifth off leaves at most 0.8 of the limit, 33 from 41; just below the 40 the server held, 38 or 39. (A
+        // window or late calls that a busy machine held up may cut deeper now and then.)
+        assertThat(medianOfTheLimitsFallenTo(decreases)).isBetween(CAPACITY - 4, CAPACITY + 1);
         long shallow = decreases.stream().filter((d) -> d[1] >= 0.9 * d[0]).count();
         assertThat(shallow).as("decreases of a tenth or less, of %d", decreases.size())
-            .isGreaterThanOrEqualTo(decreases.size() * 8 / 10);
+            .isGreaterThanOrEqualTo(decreases.size() * 2 / 3);
     }
 
     private static Bulkhead bulkhead(AdaptiveLimitConfig.Algorithm algorithm) {
@@ -110,6 +110,10 @@ class AdaptiveAgainstARefusingServerTest {
             }
         }).join();
         return new Run(refused.get(), decreases);
+    }
+
+    private static int medianOfTheLimitsFallenTo(List<int[]> decreases) {
+        return decreases.stream().mapToInt((d) -> d[1]).sorted().toArray()[decreases.size() / 2];
     }
 
     private record Run(int refused, List<int[]> decreases) {

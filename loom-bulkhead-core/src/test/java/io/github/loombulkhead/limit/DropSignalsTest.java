@@ -39,7 +39,7 @@ class DropSignalsTest {
     @Test
     void dropsWithinTheToleranceMakeNoDecreaseDue() {
         for (int i = 0; i < 19; i++) {
-            this.signals.succeeded(10, 20);
+            this.signals.succeeded(20);
         }
         this.signals.dropped(0, 50 * MS, 10, 100 * MS, 20, 0, false);
         assertThat(this.signals.dueEnd()).isEqualTo(NanoTimes.NONE);
@@ -50,60 +50,109 @@ class DropSignalsTest {
     @Test
     void aRefusalAtTheEdgeMakesADecreaseDueAtOnceToTheCallsTheCalleeHeld() {
         for (int i = 0; i < 30; i++) {
-            this.signals.succeeded(40, 40);
+            success(40);
         }
         // Back in 1 ms where the no-load RTT is 100 ms, with 41 in flight where quiet calls started with 40 at most.
-        this.signals.dropped(200 * MS, MS, 41, 100 * MS, 40, 40, false);
+        refusal(200 * MS, 41, 40, false);
         assertThat(this.signals.dueEnd()).isEqualTo(201 * MS);
-        assertThat(this.signals.takeRefusedAt()).isEqualTo(40);
-        assertThat(this.signals.takeRefusedAt()).as("taken once").isZero();
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).isEqualTo(40);
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).as("taken once").isZero();
     }
 
     @Test
     void aRefusalBelowWhatWasProvenOrAfterTheDecreaseBeforeAnySuccessIsLeftToTheTolerance() {
-        this.signals.succeeded(45, 40);
-        this.signals.dropped(200 * MS, MS, 41, 100 * MS, 40, 45, false);
+        success(45);
+        refusal(200 * MS, 41, 45, false);
         assertThat(this.signals.dueEnd()).as("45 were served at once before").isEqualTo(NanoTimes.NONE);
         this.signals.decreased(false, 300 * MS);
         // Nothing sent since the decrease succeeded yet: the callee refuses far below the limit, or fails whatever the
         // load; a refusal alone says nothing about where its capacity is.
-        this.signals.dropped(400 * MS, MS, 41, 100 * MS, 40, 0, false);
+        refusal(400 * MS, 41, 0, false);
         assertThat(this.signals.dueEnd()).isEqualTo(NanoTimes.NONE);
-        assertThat(this.signals.takeRefusedAt()).isZero();
+        assertThat(this.signals.takeRefusedAt(300 * MS)).isZero();
+    }
+
+    @Test
+    void aRefusalSentBeforeTheLastDecreaseIsNotTaken() {
+        success(40);
+        refusal(200 * MS, 41, 40, false);
+        // Another decrease was made meanwhile, after this refusal started: it describes the limit before that one.
+        assertThat(this.signals.takeRefusedAt(250 * MS)).isZero();
+        refusal(300 * MS, 41, 40, false);
+        refusal(310 * MS, 43, 40, false);
+        assertThat(this.signals.takeRefusedAt(250 * MS)).as("the later of two").isEqualTo(42);
     }
 
     @Test
     void whileStartingRefusalsCountOnlyBeyondTheToleranceAndTheLowestOneTellsTheCapacity() {
-        this.signals.succeeded(30, 40);
-        this.signals.dropped(100 * MS, MS, 41, 100 * MS, 40, 30, true);
-        this.signals.dropped(100 * MS, MS, 45, 100 * MS, 40, 30, true);
+        success(30);
+        refusal(100 * MS, 41, 30, true);
+        refusal(100 * MS, 45, 30, true);
         assertThat(this.signals.dueEnd()).as("two of 40 are within the tolerance").isEqualTo(NanoTimes.NONE);
-        this.signals.dropped(110 * MS, MS, 43, 100 * MS, 40, 30, true);
+        refusal(110 * MS, 43, 30, true);
         assertThat(this.signals.dueEnd()).isEqualTo(111 * MS);
-        assertThat(this.signals.takeRefusedAt()).isEqualTo(40);
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).isEqualTo(40);
+    }
+
+    @Test
+    void whileStartingNoRefusalTellsLessThanAQuietCallProved() {
+        success(10);
+        // Failed at once early in the start, when few calls had come back: a failure of the background.
+        refusal(10 * MS, 12, 10, true);
+        success(40);
+        refusal(100 * MS, 45, 40, true);
+        refusal(100 * MS, 46, 40, true);
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).as("40 were served at once").isEqualTo(40);
     }
 
     @Test
     void refusalsWithinWhatFailsAtOnceWhateverTheLoadAreTolerated() {
-        this.signals.succeeded(40, 40);
-        this.signals.dropped(0, MS, 41, 100 * MS, 40, 40, false);
-        assertThat(this.signals.takeRefusedAt()).isEqualTo(40);
+        success(40);
+        refusal(0, 41, 40, false);
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).isEqualTo(40);
         this.signals.decreased(false, MS);
         this.signals.refusedAbove(38);
         // 100 calls sent at no more than 38 in flight, two of them refused: 2 % fail whatever the load.
         for (int i = 0; i < 98; i++) {
-            this.signals.succeeded(38, 40);
+            success(38);
         }
-        this.signals.dropped(10 * MS, MS, 38, 100 * MS, 40, 38, false);
-        this.signals.dropped(10 * MS, MS, 38, 100 * MS, 40, 38, false);
+        refusal(10 * MS, 38, 38, false);
+        refusal(10 * MS, 38, 38, false);
         assertThat(this.signals.backgroundRefusalShare()).isEqualTo(0.02);
-        assertThat(this.signals.takeRefusedAt()).as("below the limit, not at the edge").isZero();
+        assertThat(this.signals.takeRefusedAt(MS)).as("below the limit, not at the edge").isZero();
         // A round of 40 may now have 0.8 refusals and three standard deviations more: 3.5.
-        this.signals.dropped(20 * MS, MS, 39, 100 * MS, 40, 38, false);
-        assertThat(this.signals.takeRefusedAt()).isZero();
+        refusal(20 * MS, 40, 38, false);
+        assertThat(this.signals.takeRefusedAt(MS)).isZero();
         for (int i = 0; i < 3; i++) {
-            this.signals.dropped(20 * MS, MS, 39, 100 * MS, 40, 38, false);
+            refusal(20 * MS, 40, 38, false);
         }
-        assertThat(this.signals.takeRefusedAt()).isEqualTo(38);
+        assertThat(this.signals.takeRefusedAt(MS)).isEqualTo(39);
+    }
+
+    @Test
+    void callsSentBeforeTheLastDecreaseCountTowardTheBackgroundAsOthersDo() {
+        this.signals.refusedAbove(38);
+        // Successes take a round trip and refusals a millisecond, so most successes come back after the next decrease;
+        // counting only the calls sent since would count nearly every refusal and few successes.
+        for (int i = 0; i < 99; i++) {
+            this.signals.finished(false, 0, 100 * MS, 38, 100 * MS);
+        }
+        this.signals.finished(true, 0, MS, 38, 100 * MS);
+        this.signals.finished(true, 0, MS, 39, 100 * MS);
+        this.signals.finished(true, 0, 500 * MS, 38, 100 * MS);
+        assertThat(this.signals.backgroundRefusalShare()).as("one of 101 refused below the limit; a timeout is none")
+            .isEqualTo(1.0 / 101);
+    }
+
+    /** A quiet success with {@code inflight} in flight, as the gradient reports it. */
+    private void success(int inflight) {
+        this.signals.finished(false, 0, 100 * MS, inflight, 100 * MS);
+        this.signals.succeeded(40);
+    }
+
+    /** A call refused after 1 ms (no-load RTT 100 ms, rounds of 40), as the gradient reports it. */
+    private void refusal(long startNanos, int inflight, int proven, boolean starting) {
+        this.signals.finished(true, startNanos, MS, inflight, 100 * MS);
+        this.signals.dropped(startNanos, MS, inflight, 100 * MS, 40, proven, starting);
     }
 }

@@ -540,7 +540,7 @@ public class LoomBulkheadProperties {
 
         /**
          * Gradient: fraction of a round's calls that may be dropped before the limit falls (a call the callee refused
-         * at once, above what it served before, counts on its own); at least 0 and below 1.
+         * at once, at about the most calls it served before, counts on its own); at least 0 and below 1.
          */
         private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
@@ -704,7 +704,8 @@ public class LoomBulkheadProperties {
 
         /**
          * Gradient: fraction of a round's calls that may be dropped before the limit falls (a call the callee refused
-         * at once, above what it served before, counts on its own); at least 0 and below 1. Unset: the default.
+         * at once, at about the most calls it served before, counts on its own); at least 0 and below 1. Unset: the
+         * default.
          */
         private Double dropTolerance;
 

@@ -3,11 +3,12 @@ package io.github.loombulkhead.autoconfigure.server;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.loombulkhead.Bulkhead;
 import io.github.loombulkhead.BulkheadConfig;
+import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
@@ -21,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A client whose bulkhead finds its limit with {@code gradient}, in front of an application whose inbound bulkhead
- * handles 40 requests at once and queues none (every request beyond gets {@code 503} at once): the client's limit
- * settles at the server's, and the server refuses few requests. Real Tomcat on virtual threads, a RestClient over
- * Apache HttpClient 5 on loopback.
+ * handles 40 requests at once and queues none (every request beyond gets {@code 503} at once): the client's limit falls
+ * to just below the server's at a refusal, not by a fifth, and the server refuses few requests. Real Tomcat on virtual
+ * threads, a RestClient over Apache HttpClient 5 on loopback.
  */
 class AdaptiveClientAgainstTheInboundBulkheadTest {
 
@@ -33,8 +34,10 @@ class AdaptiveClientAgainstTheInboundBulkheadTest {
 
     private static final int CALLERS = 100;
 
+    private static final int WARM_UP = 1000;
+
     @Test
-    void theClientsLimitSettlesAtTheServersAndFewRequestsAreRefused() throws Exception {
+    void theClientsLimitFallsToJustBelowTheServersAndFewRequestsAreRefused() throws Exception {
         try (ServerApplication app = ServerApplication.start(
                 "loom.bulkhead.instances.server.max-concurrent-calls=" + SERVER_LIMIT,
                 "loom.bulkhead.instances.server.queue-capacity=0")) {
@@ -54,6 +57,16 @@ class AdaptiveClientAgainstTheInboundBulkheadTest {
                     .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(client))
                     .build();
                 AtomicInteger done = new AtomicInteger();
+                // Every decrease after the warm-up: the limit it fell to.
+                List<Integer> fellTo = new CopyOnWriteArrayList<>();
+                client.addListener(new BulkheadListener() {
+                    @Override
+                    public void onLimitChanged(Bulkhead b, int oldLimit, int newLimit) {
+                        if (newLimit < oldLimit && done.get() >= WARM_UP) {
+                            fellTo.add(newLimit);
+                        }
+                    }
+                });
                 AtomicInteger refused = new AtomicInteger();
                 List<Thread> callers = new ArrayList<>();
                 for (int i = 0; i < CALLERS; i++) {
@@ -73,10 +86,11 @@ class AdaptiveClientAgainstTheInboundBulkheadTest {
                 }
                 assertThat(refused.get()).isEqualTo(server.getRejectedCount()).isLessThan(CALLS / 20);
                 assertThat(server.getCompletedCount()).isEqualTo(CALLS - refused.get());
-                Map<String, Number> estimates = client.getLimitAlgorithm().getEstimates();
-                // In flight at the client includes answers still on their way back.
-                assertThat(estimates.get("knee").intValue()).isBetween(SERVER_LIMIT - 3, SERVER_LIMIT + 3);
-                assertThat(client.getLimit()).isBetween(SERVER_LIMIT - 5, SERVER_LIMIT + 3);
+                assertThat(fellTo).as("decreases after the warm-up").hasSizeGreaterThanOrEqualTo(5);
+                // A fifth off leaves at most 33 from 41; just below the 40 the server held, 38 or 39. (A window or
+                // late calls that a busy machine held up may cut deeper now and then.)
+                int median = fellTo.stream().mapToInt(Integer::intValue).sorted().toArray()[fellTo.size() / 2];
+                assertThat(median).isBetween(SERVER_LIMIT - 4, SERVER_LIMIT + 1);
             }
             finally {
                 factory.destroy();

@@ -11,12 +11,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>
  * A drop that came back within a quarter of the no-load RTT was refused at once: the callee rejects what is above its
  * capacity (a {@code 429} or {@code 503} from a server-side limiter, a refused connection) and queues nothing. Such a
- * refusal at the edge (the call started with about as many calls in flight as the most any quiet call since the last
- * decrease started with, or more), once a call sent since that decrease succeeded, makes a decrease due on its own, to
- * the calls the callee held when it refused, unless the round's refusals are within what fails at once whatever the
- * load ({@link BackgroundDrops}, counted among calls sent at no more than the limit the last refusal took it to).
- * Before such a success, the callee refuses far below the limit (its capacity fell, or other clients took it), and the
- * tolerance decides as for any drop.
+ * refusal at the edge (the call started with about as many calls in flight as the most any quiet call sent since the
+ * last decrease started with, or more; while none came back, the limit stands in for it), once a call sent since that
+ * decrease succeeded, makes a decrease due on its own, to the calls the callee held when it refused, unless the round's
+ * refusals are within what fails at once whatever the load ({@link BackgroundDrops}, counted among calls sent at no
+ * more than the limit the last refusal took it to). Before such a success, the callee refuses far below the limit (its
+ * capacity fell, or other clients took it), and the tolerance decides as for any drop.
  */
 final class DropSignals {
 
@@ -75,10 +75,10 @@ final class DropSignals {
     }
 
     /**
-     * Whether a call that started with {@code inflight} in flight was sent at the edge of what was {@code proven}:
-     * above it, or within {@value #EDGE_SLACK_PERCENT} % below it. A server releases a request's permit only after the
-     * answer left, so the caller may send its next call while the server still counts the last one, and be refused with
-     * one call fewer in flight than the server just took.
+     * Whether a call that started with {@code inflight} in flight was sent at the edge of {@code proven}: above it, or
+     * within {@value #EDGE_SLACK_PERCENT} % below it. A server releases a request's permit only after the answer left,
+     * so the caller may send its next call while the server still counts the last one, and be refused with one call
+     * fewer in flight than the server just took.
      */
     private static boolean isAtEdge(int inflight, int proven) {
         return inflight * 100L >= proven * (100L - EDGE_SLACK_PERCENT);
@@ -113,11 +113,11 @@ final class DropSignals {
 
     /**
      * Counts a dropped call of the current round. Once the drops exceed the tolerance a decrease is due, to no more
-     * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown). A
-     * call refused at once at the edge of {@code proven} (the most a quiet call started with since the last
-     * decrease), makes one due by itself unless the round's refusals are within the background's; while
-     * {@code starting}, only once the round's drops exceed the tolerance too (the start sends every call above what
-     * was proven, so one call that fails whatever the load would end it).
+     * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown). A call
+     * refused at once at the edge of {@code proven} (the most calls a quiet call sent since the last decrease started
+     * with, or the limit while none came back) makes one due by itself unless the round's refusals are within the
+     * background's; while {@code starting}, only once the round's drops exceed the tolerance too (the start sends every
+     * call above what was proven, so one call that fails whatever the load would end it).
      */
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
             boolean starting) {
@@ -201,12 +201,20 @@ final class DropSignals {
     void decreased(boolean collapse, long decreasedAt) {
         // Until a refusal says where the callee is clear of overload (refusedAbove), no call counts as background.
         this.background.overloadUnknown();
+        startRounds();
+        this.servedSince = false;
+        this.collapse.decreased(collapse, decreasedAt);
+    }
+
+    /**
+     * Starts the rounds afresh without a decrease: a refusal made one due that the limit already went below, so what
+     * the drops counted so far is taken, and what the background and the collapse count goes on.
+     */
+    void startRounds() {
         this.dueKnee.set(NO_KNEE);
         this.edge.set(NO_REFUSAL);
-        this.servedSince = false;
         this.round.reset();
         this.refusals.reset();
-        this.collapse.decreased(collapse, decreasedAt);
     }
 
     private static long lower(long a, long b) {

@@ -31,10 +31,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
  * while starting, half.
  * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with at least 95 % as many calls
- * in flight as the most any quiet call since the last decrease started with, after a call sent since then succeeded:
- * the callee held in-flight − 1 and refused one more, its capacity with no queue behind; the knee is that, and the
- * limit falls below it as after a window's decrease. No tolerance, except for what fails at once whatever the load
- * ({@link DropSignals}); while starting, the drops must exceed the tolerance too, and the lowest refusal sets the knee.
+ * in flight as the most any quiet call sent since the last decrease started with (while none came back: the limit),
+ * after a call sent since then succeeded: the callee held in-flight − 1 and refused one more, its capacity with no
+ * queue behind; the knee is that, and the limit falls below it as after a window's decrease. No tolerance, except for
+ * what fails at once whatever the load ({@link DropSignals}); while starting, the drops must exceed the tolerance too,
+ * and the lowest refusal sets the knee.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
  * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, but not those
@@ -214,7 +215,11 @@ final class GradientLimit implements LimitAlgorithm {
                 // A call that failed after waiting longer than the no-load RTT queued too.
                 this.window.add(startNanos, rtt, inflight);
             }
-            this.drops.dropped(startNanos, rtt, inflight, noLoad, round, this.growth.proven(), this.startup);
+            // The edge: what quiet calls sent since the last decrease proved, or the limit while none came back (calls
+            // sent right after a decrease may meet what was queued before it, and prove nothing about the edge).
+            int proven = this.growth.proven();
+            this.drops.dropped(startNanos, rtt, inflight, noLoad, round, (proven > 0) ? proven : current,
+                    this.startup);
         }
         else {
             this.drops.succeeded(round);
@@ -315,11 +320,11 @@ final class GradientLimit implements LimitAlgorithm {
             int refusedAt = this.drops.takeRefusedAt(this.lastDecreaseNanos);
             if (refusedAt > 0 && !this.drops.isCollapse(this.published)) {
                 int held = Math.max(this.config.getMinLimit(), refusedAt);
-                if (held * (1 - marginFor(held)) >= this.limit) {
-                    // Late calls took the limit below it meanwhile: the refusal asks for nothing more. Only the
-                    // rounds start afresh, as after a decrease.
+                if (Math.max(this.config.getMinLimit(), held * (1 - marginFor(held))) >= this.limit) {
+                    // Late calls took the limit below it meanwhile, or it is at the minimum: the refusal asks for
+                    // nothing more. Only the rounds start afresh.
                     this.lastDecreaseNanos = NanoTimes.later(this.lastDecreaseNanos, dropEnd);
-                    this.drops.decreased(false, this.lastDecreaseNanos);
+                    this.drops.startRounds();
                     return;
                 }
                 // The callee refused a call at once while it held refusedAt of them: that is its capacity, and it

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * already, through a RestClient over Apache HttpClient 5: the refusals come back in a few milliseconds, against
  * 80 ms for an answer. {@code aimd} takes a tenth off the limit at a refusal instead of a quarter; {@code gradient}
  * falls just below the requests the server held when it refused one more. The calls that start below the limit a
- * refusal fell to all succeed, so none of the refusals counts as failing whatever the load.
+ * refusal fell to nearly all succeed, so the refusals hardly count as failing whatever the load.
  */
 @ExtendWith(LoopbackServerExtension.class)
 class AdaptiveAgainstARefusingServerTest {

@@ -60,16 +60,27 @@ class DropSignalsTest {
     }
 
     @Test
-    void aRefusalBelowWhatWasProvenOrAfterTheDecreaseBeforeAnySuccessIsLeftToTheTolerance() {
+    void aRefusalBelowTheEdgeOrBeforeACallSentSinceTheDecreaseSucceededIsLeftToTheTolerance() {
         success(45);
-        refusal(200 * MS, 41, 45, false);
+        refusal(200 * MS, 42, 45, false);
         assertThat(this.signals.dueEnd()).as("45 were served at once before").isEqualTo(NanoTimes.NONE);
         this.signals.decreased(false, 300 * MS);
-        // Nothing sent since the decrease succeeded yet: the callee refuses far below the limit, or fails whatever the
-        // load; a refusal alone says nothing about where its capacity is.
-        refusal(400 * MS, 41, 0, false);
+        // Nothing sent since the decrease succeeded yet: the callee refuses far below the limit (here 40, which stands
+        // in for what quiet calls proved while none came back), and a refusal alone says nothing about its capacity.
+        refusal(400 * MS, 41, 40, false);
+        // A slow success proves nothing; a call refused with 3 in flight is far from the edge.
+        this.signals.succeeded(40);
+        refusal(400 * MS, 3, 40, false);
         assertThat(this.signals.dueEnd()).isEqualTo(NanoTimes.NONE);
         assertThat(this.signals.takeRefusedAt(300 * MS)).isZero();
+    }
+
+    @Test
+    void aRefusalWithinAFewPercentBelowWhatWasProvenIsAtTheEdge() {
+        // The server still counted a request whose answer the caller had already read.
+        success(40);
+        refusal(200 * MS, 39, 40, false);
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).isEqualTo(38);
     }
 
     @Test
@@ -119,7 +130,8 @@ class DropSignalsTest {
         refusal(10 * MS, 38, 38, false);
         refusal(10 * MS, 38, 38, false);
         assertThat(this.signals.backgroundRefusalShare()).isEqualTo(0.02);
-        assertThat(this.signals.takeRefusedAt(MS)).as("below the limit, not at the edge").isZero();
+        // Each refusal counts toward the share before its round does: two in a round are within what it then tolerates.
+        assertThat(this.signals.takeRefusedAt(MS)).isZero();
         // A round of 40 may now have 0.8 refusals and three standard deviations more: 3.5.
         refusal(20 * MS, 40, 38, false);
         assertThat(this.signals.takeRefusedAt(MS)).isZero();
@@ -130,10 +142,11 @@ class DropSignalsTest {
     }
 
     @Test
-    void callsSentBeforeTheLastDecreaseCountTowardTheBackgroundAsOthersDo() {
+    void everyFinishedCallCountsTowardTheBackgroundByItsInflightAlone() {
         this.signals.refusedAbove(38);
-        // Successes take a round trip and refusals a millisecond, so most successes come back after the next decrease;
-        // counting only the calls sent since would count nearly every refusal and few successes.
+        // Whenever they were sent: successes take a round trip and refusals a millisecond, so most successes come back
+        // after the next decrease, and counting only the calls sent since would count nearly every refusal and few
+        // successes (GradientLimitTest.learnsWhatARefusingCalleeFailsWhateverTheLoadAndStillKeepsItFull).
         for (int i = 0; i < 99; i++) {
             this.signals.finished(false, 0, 100 * MS, 38, 100 * MS);
         }

@@ -302,6 +302,25 @@ class GradientLimitTest {
     }
 
     @Test
+    void aCallFailingAtOnceWithFewInFlightRightAfterADecreaseIsNoRefusalAtTheEdge() {
+        // Right after a decrease no quiet call has proven anything yet; the limit stands in for it. Counted from 0, a
+        // call failing at once with 3 in flight took the limit to 1 here.
+        LimitAlgorithm algorithm = gradient();
+        ClosedLoop loop = new ClosedLoop(algorithm, 200, S).jitter(0.05, 1).runRtts(100);
+        long now = loop.now();
+        int before = algorithm.getLimit();
+        for (int i = 0; i < 20; i++) {
+            algorithm.onSample(now, 5 * S, 200, Outcome.DROPPED);
+        }
+        int decreased = algorithm.getLimit();
+        assertThat(decreased).isLessThan(before - 10);
+        // Sent after that decrease: a success too slow to prove anything, then a failure back within a millisecond.
+        algorithm.onSample(now + 5 * S, S * 11 / 10, 150, Outcome.SUCCESS);
+        algorithm.onSample(now + 5 * S + 1, MS, 3, Outcome.DROPPED);
+        assertThat(algorithm.getLimit()).isEqualTo(decreased);
+    }
+
+    @Test
     void aFailureAtEveryNthCallLockedToTheClimbEndsItLikeACalleeThatRefusesThere() {
         // Every 200th call failing at once meets the limit at the edge each time, as a callee refusing there would:
         // the limit stays at about 168 against 200 workers (every 50th or 100th: about 213, as without failures).

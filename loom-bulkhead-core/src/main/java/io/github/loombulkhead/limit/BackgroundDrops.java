@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * far fewer calls in flight than where the last overload began (below {@value #CLEAR_PERCENT} % of the limit its
  * decrease fell from; after a refusal, no more than the limit it fell to). {@code aimd} leaves out calls sent before
  * that decrease; {@code gradient}, which counts only refusals as drops here, counts them too (a refusal comes back
- * within milliseconds, a success a round trip later). Those calls did not fail from that overload; what fails among them (a lock, a cold cache, a broken
- * node behind the callee) fails as often at any limit. Older calls count less and less: once {@value #HORIZON} calls
- * were counted, both counts are halved.
+ * within milliseconds, a success a round trip later). Those calls did not fail from that overload; what fails among
+ * them (a lock, a cold cache, a broken node behind the callee) fails as often at any limit. Older calls count less and
+ * less: once {@value #HORIZON} calls were counted, both counts are halved.
  */
 final class BackgroundDrops {
 

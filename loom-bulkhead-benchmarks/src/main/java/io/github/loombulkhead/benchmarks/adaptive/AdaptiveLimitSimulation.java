@@ -163,7 +163,7 @@ public final class AdaptiveLimitSimulation {
         String durations = (shorten == 1) ? "Loads run 60 s and are measured from 10 s; capacity steps at 30 s and "
                 + "60 s of one 90 s run, each phase measured whole; the overload runs 10 minutes, measured from 1 min."
                 : "Every duration divided by " + shorten + ".";
-        return new AdaptiveResults(callee.describe(CAPACITY), durations, results, bursts);
+        return new AdaptiveResults(callee.describe(CAPACITY), durations, results, bursts, callee.rejectsWhenFull());
     }
 
     /** Every contender in every scenario against the standard callee (200 workers, 300 ms). */

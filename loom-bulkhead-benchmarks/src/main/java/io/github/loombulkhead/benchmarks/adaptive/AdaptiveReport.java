@@ -20,7 +20,7 @@ public final class AdaptiveReport {
             .append("): every algorithm sees the same arrivals and service times (Netflix's Vegas also draws its own ")
             .append("probe jitter from ThreadLocalRandom, so its row moves a little from run to run)._\n\n");
         out.append("| scenario | algorithm | goodput | p99 / unloaded p99 | settled in [C, 1.25 C] after | "
-                + "limit σ / C | drift / C | mean limit / C | timed out | rejected |\n");
+                + "limit σ / C | drift / C | mean limit / C | " + results.failedColumn() + " | rejected |\n");
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         String previous = null;
         for (SimulationResult r : results.scenarios()) {
@@ -45,7 +45,8 @@ public final class AdaptiveReport {
                     + "window; the others cannot tell. Their bound leaves the pause out (the caller sends nothing "
                     + "while it lasts): compare those rows with the limit told the capacity, which pays the pause "
                     + "too.\n\n");
-            out.append("| scenario | algorithm | all done after | × bound | succeeded | timed out | never finished |\n");
+            out.append("| scenario | algorithm | all done after | × bound | succeeded | " + results.failedColumn()
+                    + " | never finished |\n");
             out.append("|---|---|---:|---:|---:|---:|---:|\n");
             previous = null;
             for (BurstResult r : results.bursts()) {

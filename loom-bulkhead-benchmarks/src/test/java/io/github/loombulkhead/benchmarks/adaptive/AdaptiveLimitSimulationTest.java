@@ -311,7 +311,11 @@ class AdaptiveLimitSimulationTest {
         assertThat(result.rejected()).isZero();
         assertThat(result.seconds()).isEqualTo(2.0);
         String markdown = AdaptiveReport.render(new AdaptiveResults("c", "d", List.of(), List.of(result)));
-        assertThat(markdown).contains("| 100 calls (bound 0.15 s) | ten | not done at 2 s | > 13.33× | 60 | 0 | 40 |");
+        assertThat(markdown).contains("| 100 calls (bound 0.15 s) | ten | not done at 2 s | > 13.33× | 60 | 0 | 40 |")
+            .contains("| succeeded | timed out | never finished |");
+        // A callee that refuses when full: its refusals fail calls too, in the same column.
+        assertThat(AdaptiveReport.render(new AdaptiveResults("c", "d", List.of(), List.of(result), true)))
+            .contains("| succeeded | timed out or refused | never finished |");
     }
 
     @Test

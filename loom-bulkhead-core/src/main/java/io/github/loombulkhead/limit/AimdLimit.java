@@ -10,11 +10,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * Loss based ({@code aimd}): RTTs mean nothing to it, only drops. See {@code docs/adaptive-limits.md}.
  *
  * <ul>
- * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload
- * causes one decrease per RTT, not one per dropped call) whose drops exceed what fails whatever the load
- * ({@link BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}, or × 0.9 (or the
- * {@code backoffRatio}, if higher) when the drop that made it due was refused at once (an RTT under a quarter of the mean successful one: a callee that rejects what
- * is above its capacity, with no queue to drain); half while starting.
+ * <li><b>Decrease</b>: once per round (calls that started before the last decrease are left out, so one overload causes
+ * one decrease per RTT, not one per dropped call) whose drops exceed what fails whatever the load ({@link
+ * BackgroundDrops}; any drop while nothing does): the limit × {@code backoffRatio}, or × 0.9 (or the {@code
+ * backoffRatio}, if higher) when the drop that made it due was refused at once (an RTT under a quarter of the mean
+ * successful one: a callee that rejects what is above its capacity, with no queue to drain); half while starting.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the limit falls to a quarter at once ({@link CollapseSignal}); calls that started
  * before the last decrease count here, but not those that started before the last collapse.
@@ -36,9 +36,6 @@ final class AimdLimit implements LimitAlgorithm {
      * A {@code backoffRatio} above it applies as configured.
      */
     static final double REFUSED_BACKOFF = 0.9;
-
-    /** A drop is refused at once when its RTT times this is under the mean successful RTT. */
-    private static final int REFUSED_RTT_DIVISOR = 4;
 
     /** Mean RTT of successful calls (each new one weighs a sixteenth); 0 before the first. */
     private final AtomicLong successRtt = new AtomicLong();
@@ -112,8 +109,7 @@ final class AimdLimit implements LimitAlgorithm {
         if (outcome == Outcome.DROPPED) {
             if (this.drops.count(true, current)) {
                 // Refused at once rather than timed out: the callee rejects what is above its capacity, no queue.
-                long success = this.successRtt.get();
-                this.refused = success > 0 && rttNanos * REFUSED_RTT_DIVISOR < success;
+                this.refused = Outcome.isRefusedAtOnce(rttNanos, this.successRtt.get());
                 this.due.due(startNanos, startNanos + Math.max(1, rttNanos));
             }
         }

@@ -20,9 +20,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class DropSignals {
 
-    /** A drop is refused at once when its RTT times this is under the no-load RTT. */
-    private static final int REFUSED_RTT_DIVISOR = 4;
-
     private static final long NO_KNEE = Double.doubleToLongBits(Double.MAX_VALUE);
 
     private static final int NO_REFUSAL = Integer.MAX_VALUE;
@@ -71,7 +68,7 @@ final class DropSignals {
      */
     void finished(boolean dropped, long startNanos, long rttNanos, int inflight, long noLoadRtt) {
         this.collapse.finished(dropped, startNanos);
-        this.background.finished(dropped && isRefused(rttNanos, noLoadRtt), inflight);
+        this.background.finished(dropped && Outcome.isRefusedAtOnce(rttNanos, noLoadRtt), inflight);
     }
 
     /**
@@ -82,10 +79,6 @@ final class DropSignals {
      */
     private static boolean isAtEdge(int inflight, int proven) {
         return inflight * 100L >= proven * (100L - EDGE_SLACK_PERCENT);
-    }
-
-    private static boolean isRefused(long rttNanos, long noLoadRtt) {
-        return noLoadRtt > 0 && rttNanos * REFUSED_RTT_DIVISOR < noLoadRtt;
     }
 
     boolean isCollapse(int limit) {
@@ -121,7 +114,7 @@ final class DropSignals {
      */
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
             boolean starting) {
-        boolean atEdge = isRefused(rttNanos, noLoadRtt) && isAtEdge(inflight, proven);
+        boolean atEdge = Outcome.isRefusedAtOnce(rttNanos, noLoadRtt) && isAtEdge(inflight, proven);
         if (atEdge) {
             // The callee held inflight - 1 of these calls and refused one more: its capacity, with no queue behind.
             this.edge.accumulateAndGet(Math.max(1, inflight - 1), Math::min);

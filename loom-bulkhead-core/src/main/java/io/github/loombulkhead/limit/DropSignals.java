@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
- * the tolerance (then a decrease is due, with the knee the drop's RTT suggests), whether the callee refused calls at
- * its capacity, and whether it collapsed ({@link CollapseSignal}).
+ * the tolerance (then a decrease is due, with the knee the drop's RTT suggests; the tolerance is {@code dropTolerance}
+ * of the round, or what fails at once whatever the load if that is more), whether the callee refused calls at its
+ * capacity, and whether it collapsed ({@link CollapseSignal}).
  * <p>
  * A drop that came back within a quarter of the no-load RTT was refused at once: the callee rejects what is above its
  * capacity (a {@code 429} or {@code 503} from a server-side limiter, a refused connection) and queues nothing. Such a
@@ -15,8 +16,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * last decrease started with, or more; while none came back, the limit stands in for it), once a call sent since that
  * decrease succeeded, makes a decrease due on its own, to the calls the callee held when it refused, unless the round's
  * refusals are within what fails at once whatever the load ({@link BackgroundDrops}, counted among calls sent at no
- * more than the limit the last refusal took it to). Before such a success, the callee refuses far below the limit (its
- * capacity fell, or other clients took it), and the tolerance decides as for any drop.
+ * more than the limit the last refusal took it to) and its drops within the tolerance. Before such a success, the
+ * callee refuses far below the limit (its capacity fell, or other clients took it), and the tolerance decides as for
+ * any drop.
  */
 final class DropSignals {
 
@@ -53,7 +55,10 @@ final class DropSignals {
     private final AtomicLong dueKnee = new AtomicLong(NO_KNEE);
 
     DropSignals(AdaptiveLimitConfig config) {
-        this.round = new DropCounter(config.getDropTolerance());
+        // The background's failures are among the round's drops: with a share near its cap, small rounds tolerate more
+        // of them than dropTolerance does, and every third refusal took a fifth off.
+        double tolerance = config.getDropTolerance();
+        this.round = new DropCounter((calls) -> Math.max(tolerance * calls, this.background.tolerated(calls)));
         this.minSamples = config.getWindowSamples();
         this.backoff = config.getDropBackoff();
         this.collapse = new CollapseSignal(this.minSamples);
@@ -109,8 +114,9 @@ final class DropSignals {
      * than in-flight × no-load RTT / the drop's RTT if the call waited longer than the no-load RTT (0: unknown). A call
      * refused at once at the edge of {@code proven} (the most calls a quiet call sent since the last decrease started
      * with, or the limit while none came back) makes one due by itself unless the round's refusals are within the
-     * background's; while {@code starting}, only once the round's drops exceed the tolerance too (the start sends every
-     * call above what was proven, so one call that fails whatever the load would end it).
+     * background's and its drops within the tolerance; while {@code starting}, only once the round's drops exceed the
+     * tolerance too (the start sends every call above what was proven, so one call that fails whatever the load would
+     * end it).
      */
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
             boolean starting) {
@@ -121,7 +127,11 @@ final class DropSignals {
         }
         boolean beyondBackground = this.refusals.count(atEdge, roundSize);
         boolean beyondTolerance = this.round.count(true, roundSize);
-        if (beyondBackground && this.servedSince && (!starting || beyondTolerance)) {
+        // A refusal at the edge that takes the round's drops (timeouts, refusals below the edge) beyond the tolerance
+        // tells where the callee refuses, though the refusals alone are within the background: falling just below it
+        // is enough, a fifth off is not needed.
+        boolean refusalDecides = beyondBackground || (atEdge && beyondTolerance);
+        if (refusalDecides && this.servedSince && (!starting || beyondTolerance)) {
             // While starting, the lowest refusal of the overshoot, but no lower than a quiet call proved; afterwards
             // this one: a refusal that fell within the background earlier may have met a callee that a stalled call or
             // another client kept busier for a moment.

@@ -27,15 +27,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
  * them come back in time (a slower callee makes them all late), and are not what the drain windows compare with;
  * calls sent before keep lowering it as they age.
- * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls): the limit × {@code dropBackoff};
- * the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT, never below half;
- * while starting, half.
+ * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls), or beyond what fails at once
+ * whatever the load if that is more: the limit × {@code dropBackoff}; the first drop decrease of an overload may fall
+ * further, to in-flight × no-load RTT / drop RTT, never below half; while starting, half.
  * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with at least 95 % as many calls
  * in flight as the most any quiet call sent since the last decrease started with (while none came back: the limit),
  * after a call sent since then succeeded: the callee held in-flight − 1 and refused one more, its capacity with no
  * queue behind; the knee is that, and the limit falls below it as after a window's decrease. No tolerance, except for
- * what fails at once whatever the load ({@link DropSignals}); while starting, the drops must exceed the tolerance too,
- * and the lowest refusal sets the knee.
+ * what fails at once whatever the load ({@link DropSignals}); a refusal at the edge that takes the round's drops beyond
+ * their tolerance decides so too. While starting, the drops must exceed the tolerance too, and the lowest refusal sets
+ * the knee.
  * <li><b>Collapse</b>: when at least half a limit's worth of calls finished since the last decrease and more than three
  * of them failed per success, the callee's queue holds calls whose callers gave up and every new call waits behind
  * them: the limit falls to a quarter at once. Calls that started before the last decrease count here, but not those

@@ -118,27 +118,56 @@ class DropSignalsTest {
 
     @Test
     void refusalsWithinWhatFailsAtOnceWhateverTheLoadAreTolerated() {
+        learnABackgroundShareOfTwoPercent();
+        // Each refusal counts toward the share before its round does: two in a round are within what it then tolerates.
+        assertThat(this.signals.takeRefusedAt(MS)).isZero();
+        // A round of 40 may now have 0.8 refusals and three standard deviations more: 3.5. That holds for the round's
+        // drops as a whole too, though its tolerance of 5 % is 2: else every third refusal took a fifth off.
+        refusal(20 * MS, 40, 38, false);
+        assertThat(this.signals.isDue(MS)).isFalse();
+        assertThat(this.signals.takeRefusedAt(MS)).isZero();
+        for (int i = 0; i < 3; i++) {
+            refusal(20 * MS, 40, 38, false);
+        }
+        assertThat(this.signals.isDue(MS)).isTrue();
+        assertThat(this.signals.takeRefusedAt(MS)).isEqualTo(39);
+    }
+
+    @Test
+    void aRefusalAtTheEdgeThatTakesTheRoundsDropsBeyondTheToleranceTellsHowFarToFall() {
+        learnABackgroundShareOfTwoPercent();
+        // A new round (sent with 39 in flight: not counted toward the share): three calls time out, and then one is
+        // refused at the edge. Four drops are beyond the 3.5 the round tolerates; one refusal is within what fails
+        // whatever the load, but it tells where the callee refuses.
+        for (int i = 0; i < 40; i++) {
+            success(39);
+        }
+        for (int i = 0; i < 3; i++) {
+            this.signals.finished(true, 20 * MS, 500 * MS, 39, 100 * MS);
+            this.signals.dropped(20 * MS, 500 * MS, 39, 100 * MS, 40, 38, false);
+        }
+        assertThat(this.signals.isDue(MS)).isFalse();
+        refusal(30 * MS, 40, 38, false);
+        assertThat(this.signals.isDue(MS)).isTrue();
+        assertThat(this.signals.takeRefusedAt(MS)).isEqualTo(39);
+    }
+
+    /**
+     * A refusal decrease to 38, and then 100 calls sent with no more than 38 in flight, two of them refused: 2 % fail
+     * whatever the load. The decrease was made at 1 ms.
+     */
+    private void learnABackgroundShareOfTwoPercent() {
         success(40);
         refusal(0, 41, 40, false);
         assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).isEqualTo(40);
         this.signals.decreased(false, MS);
         this.signals.refusedAbove(38);
-        // 100 calls sent at no more than 38 in flight, two of them refused: 2 % fail whatever the load.
         for (int i = 0; i < 98; i++) {
             success(38);
         }
         refusal(10 * MS, 38, 38, false);
         refusal(10 * MS, 38, 38, false);
         assertThat(this.signals.backgroundRefusalShare()).isEqualTo(0.02);
-        // Each refusal counts toward the share before its round does: two in a round are within what it then tolerates.
-        assertThat(this.signals.takeRefusedAt(MS)).isZero();
-        // A round of 40 may now have 0.8 refusals and three standard deviations more: 3.5.
-        refusal(20 * MS, 40, 38, false);
-        assertThat(this.signals.takeRefusedAt(MS)).isZero();
-        for (int i = 0; i < 3; i++) {
-            refusal(20 * MS, 40, 38, false);
-        }
-        assertThat(this.signals.takeRefusedAt(MS)).isEqualTo(39);
     }
 
     @Test

@@ -284,9 +284,10 @@ class GradientLimitTest {
     void learnsWhatARefusingCalleeFailsWhateverTheLoadAndStillKeepsItFull() {
         // Refusals above the capacity and, besides, calls failing at once at random. The refusals come back within a
         // millisecond and the successes a round trip later, so counting only calls sent since the last decrease read
-        // a share of 2 % from 0.3 %, and let the refusals through.
-        for (int capacity : new int[] { 150, 300 }) {
-            for (double share : new double[] { 0.003, 0.01 }) {
+        // a share of 2 % from 0.3 %, and let the refusals through. A round tolerating fewer drops than the background
+        // explains took a fifth off at every third one: with 2 % failing, 40, 100 and 150 workers kept 0.63–0.82.
+        for (int capacity : new int[] { 40, 100, 150, 300 }) {
+            for (double share : new double[] { 0.003, 0.01, 0.02 }) {
                 for (long seed = 1; seed <= 2; seed++) {
                     ClosedLoop loop = new ClosedLoop(gradient(), capacity, S).jitter(0.05, seed)
                         .rejectingAboveCapacity()
@@ -295,7 +296,9 @@ class GradientLimitTest {
                     long from = loop.now();
                     loop.runRtts(300);
                     String run = String.format("capacity %d, %s failing, seed %d", capacity, share, seed);
-                    assertThat(loop.meanLimitSince(from)).as(run).isGreaterThanOrEqualTo(0.97 * capacity);
+                    // Against 40 workers one call is 2.5 % of the capacity.
+                    assertThat(loop.meanLimitSince(from)).as(run)
+                        .isGreaterThanOrEqualTo(Math.min(0.97 * capacity, capacity - 2));
                     assertThat(loop.getEstimate("backgroundRefusalShare")).as(run).isBetween(share / 4, share * 2);
                 }
             }

@@ -539,9 +539,9 @@ public class LoomBulkheadProperties {
         private double dropBackoff = AdaptiveLimitConfig.DEFAULT_DROP_BACKOFF;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls (refusals at once at about
-         * the most calls the callee served go by the share that fails whatever the load instead, except while
-         * starting); at least 0 and below 1.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls, unless the share of calls
+         * that fail at once whatever the load allows more (refusals at once at about the most calls the callee served
+         * go by that share alone, except while starting); at least 0 and below 1.
          */
         private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
@@ -704,9 +704,9 @@ public class LoomBulkheadProperties {
         private Double dropBackoff;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls (refusals at once at about
-         * the most calls the callee served go by the share that fails whatever the load instead, except while
-         * starting); at least 0 and below 1. Unset: the default.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls, unless the share of calls
+         * that fail at once whatever the load allows more (refusals at once at about the most calls the callee served
+         * go by that share alone, except while starting); at least 0 and below 1. Unset: the default.
          */
         private Double dropTolerance;
 

@@ -148,7 +148,10 @@ public final class AdaptiveLimitConfig {
         return this.dropBackoff;
     }
 
-    /** Gradient: fraction of a round's calls that may be dropped before the limit falls (default 0.05 = 5 %). */
+    /**
+     * Gradient: fraction of a round's calls that may be dropped before the limit falls (default 0.05 = 5 %); while the
+     * callee shows no queue, three standard deviations more, unless the drop was refused at once.
+     */
     public double getDropTolerance() {
         return this.dropTolerance;
     }

@@ -7,8 +7,15 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
  * the tolerance (then a decrease is due, with the knee the drop's RTT suggests; the tolerance is {@code dropTolerance}
- * of the round, or what fails at once whatever the load if that is more), whether the callee refused calls at its
- * capacity, and whether it collapsed ({@link CollapseSignal}).
+ * of the round, and three standard deviations more while the callee shows no queue, or what fails at once whatever the
+ * load if that is more), whether the callee refused calls at its capacity, and whether it collapsed
+ * ({@link CollapseSignal}).
+ * <p>
+ * A callee that shows no queue still fails calls at random: a noisy one whose slowest calls pass the timeout, say 3 %
+ * of them at any load. A round of n calls then drops about n × 3 %, and a tolerance of n × 5 % is exceeded the more
+ * often the smaller the round: every fifth taken off made the next one likelier, down to a limit of 1. The three
+ * standard deviations make that rare at any limit; a queue (a slow window, a late group) makes the tolerance plain
+ * again, so an overload is not waited out.
  * <p>
  * A drop that came back within a quarter of the no-load RTT was refused at once: the callee rejects what is above its
  * capacity (a {@code 429} or {@code 503} from a server-side limiter, a refused connection) and queues nothing. Such a
@@ -29,7 +36,13 @@ final class DropSignals {
     /** How far below the most calls a quiet call started with a refusal still counts as at the edge, in percent. */
     private static final int EDGE_SLACK_PERCENT = 5;
 
+    /** How many standard deviations above the tolerance a round of a quiet callee may drop. */
+    private static final double DEVIATIONS = 3;
+
     private final DropCounter round;
+
+    /** The same round, tolerating three standard deviations more: for a callee that shows no queue. */
+    private final DropCounter quietRound;
 
     private final BackgroundDrops background = new BackgroundDrops();
 
@@ -59,6 +72,8 @@ final class DropSignals {
         // of them than dropTolerance does, and every third refusal took a fifth off.
         double tolerance = config.getDropTolerance();
         this.round = new DropCounter((calls) -> Math.max(tolerance * calls, this.background.tolerated(calls)));
+        this.quietRound = new DropCounter((calls) -> Math.max(
+                tolerance * calls + DEVIATIONS * Math.sqrt(tolerance * calls), this.background.tolerated(calls)));
         this.minSamples = config.getWindowSamples();
         this.backoff = config.getDropBackoff();
         this.collapse = new CollapseSignal(this.minSamples);
@@ -106,6 +121,7 @@ final class DropSignals {
     void succeeded(int roundSize) {
         this.servedSince = true;
         this.round.count(false, roundSize);
+        this.quietRound.count(false, roundSize);
         this.refusals.count(false, roundSize);
     }
 
@@ -116,17 +132,22 @@ final class DropSignals {
      * with, or the limit while none came back) makes one due by itself unless the round's refusals are within the
      * background's and its drops within the tolerance; while {@code starting}, only once the round's drops exceed the
      * tolerance too (the start sends every call above what was proven, so one call that fails whatever the load would
-     * end it).
+     * end it). {@code quiet}: the callee shows no queue, and the round may drop three standard deviations more, unless
+     * this drop was refused at once.
      */
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
-            boolean starting) {
-        boolean atEdge = Outcome.isRefusedAtOnce(rttNanos, noLoadRtt) && isAtEdge(inflight, proven);
+            boolean starting, boolean quiet) {
+        boolean refusedAtOnce = Outcome.isRefusedAtOnce(rttNanos, noLoadRtt);
+        boolean atEdge = refusedAtOnce && isAtEdge(inflight, proven);
         if (atEdge) {
             // The callee held inflight - 1 of these calls and refused one more: its capacity, with no queue behind.
             this.edge.accumulateAndGet(Math.max(1, inflight - 1), Math::min);
         }
         boolean beyondBackground = this.refusals.count(atEdge, roundSize);
-        boolean beyondTolerance = this.round.count(true, roundSize);
+        boolean beyondPlainTolerance = this.round.count(true, roundSize);
+        boolean beyondQuietTolerance = this.quietRound.count(true, roundSize);
+        // A refusal is no noise: it goes by what fails at once whatever the load, not by the quiet slack.
+        boolean beyondTolerance = (quiet && !refusedAtOnce) ? beyondQuietTolerance : beyondPlainTolerance;
         // A refusal at the edge that takes the round's drops (timeouts, refusals below the edge) beyond the tolerance
         // tells where the callee refuses, though the refusals alone are within the background: falling just below it
         // is enough, a fifth off is not needed.
@@ -217,6 +238,7 @@ final class DropSignals {
         this.dueKnee.set(NO_KNEE);
         this.edge.set(NO_REFUSAL);
         this.round.reset();
+        this.quietRound.reset();
         this.refusals.reset();
     }
 

@@ -27,9 +27,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
  * them come back in time (a slower callee makes them all late), and are not what the drain windows compare with;
  * calls sent before keep lowering it as they age.
- * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls), or beyond what fails at once
- * whatever the load if that is more: the limit × {@code dropBackoff}; the first drop decrease of an overload may fall
- * further, to in-flight × no-load RTT / drop RTT, never below half; while starting, half.
+ * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls; while the callee shows no queue,
+ * three standard deviations more), or beyond what fails at once whatever the load if that is more: the limit ×
+ * {@code dropBackoff}; the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT,
+ * never below half; while starting, half.
  * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with at least 95 % as many calls
  * in flight as the most any quiet call sent since the last decrease started with (while none came back: the limit),
  * after a call sent since then succeeded: the callee held in-flight − 1 and refused one more, its capacity with no
@@ -197,6 +198,16 @@ final class GradientLimit implements LimitAlgorithm {
         return take(startNanos, Math.max(1, rttNanos - pausedNanos), inflight, Outcome.SUCCESS, false);
     }
 
+    /**
+     * Whether the callee shows no queue: the latest window's mean RTT is within the tolerance of the no-load RTT and no
+     * group of calls in flight is late. Its timeouts then are calls its noise took past the timeout, at any load: a
+     * round may have three standard deviations more of them before the limit falls ({@link DropSignals}).
+     */
+    private boolean isQuiet(long noLoad) {
+        long windowRtt = this.windowRtt;
+        return noLoad > 0 && windowRtt > 0 && windowRtt <= noLoad * this.tolerance && !this.late;
+    }
+
     /** Takes a call that was not ignored; {@code timed}: its RTT is measured well enough for a window. */
     private int take(long startNanos, long rttNanos, int inflight, Outcome outcome, boolean timed) {
         this.drops.finished(outcome == Outcome.DROPPED, startNanos, rttNanos, inflight, this.noLoadRtt.get());
@@ -220,7 +231,7 @@ final class GradientLimit implements LimitAlgorithm {
             // sent right after a decrease may meet what was queued before it, and prove nothing about the edge).
             int proven = this.growth.proven();
             this.drops.dropped(startNanos, rtt, inflight, noLoad, round, (proven > 0) ? proven : current,
-                    this.startup);
+                    this.startup, isQuiet(noLoad));
         }
         else {
             this.drops.succeeded(round);

@@ -14,12 +14,12 @@ class DropSignalsTest {
     @Test
     void theFirstDropDecreaseOfAnOverloadFallsToTheKneeTheDropsSuggestNeverBelowHalf() {
         // 100 in flight, no-load 100 ms, the drops took 125 ms: the knee is 80, under the backoff's 0.8 × 120 = 96.
-        this.signals.dropped(0, 125 * MS, 100, 100 * MS, 20, 0, false);
+        this.signals.dropped(0, 125 * MS, 100, 100 * MS, 20, 0, false, false);
         assertThat(this.signals.dueEnd()).as("one drop of 20 is within the tolerance").isEqualTo(NanoTimes.NONE);
-        this.signals.dropped(0, 125 * MS, 100, 100 * MS, 20, 0, false);
+        this.signals.dropped(0, 125 * MS, 100, 100 * MS, 20, 0, false, false);
         assertThat(this.signals.dueEnd()).isEqualTo(125 * MS);
         assertThat(this.signals.takeTarget(120, false, true)).isEqualTo(80.0);
-        this.signals.dropped(200 * MS, 1000 * MS, 100, 100 * MS, 20, 0, false);
+        this.signals.dropped(200 * MS, 1000 * MS, 100, 100 * MS, 20, 0, false, false);
         assertThat(this.signals.takeTarget(120, false, true)).isEqualTo(60.0);
         assertThat(this.signals.takeTarget(120, false, false)).isEqualTo(96.0);
     }
@@ -27,12 +27,12 @@ class DropSignalsTest {
     @Test
     void aKneeLeftBehindByALatencyDecreaseDoesNotReachTheNextDropDecrease() {
         // The drops made a decrease due, but a latency decrease ended later and took its place.
-        this.signals.dropped(0, 1000 * MS, 100, 100 * MS, 20, 0, false);
-        this.signals.dropped(0, 1000 * MS, 100, 100 * MS, 20, 0, false);
+        this.signals.dropped(0, 1000 * MS, 100, 100 * MS, 20, 0, false, false);
+        this.signals.dropped(0, 1000 * MS, 100, 100 * MS, 20, 0, false, false);
         this.signals.decreased(false, 1000 * MS);
         // Much later, a mild overload: its drops suggest a knee of 100 × 100 / 110 = 90.9, not the old one's 10.
-        this.signals.dropped(5000 * MS, 110 * MS, 100, 100 * MS, 20, 0, false);
-        this.signals.dropped(5000 * MS, 110 * MS, 100, 100 * MS, 20, 0, false);
+        this.signals.dropped(5000 * MS, 110 * MS, 100, 100 * MS, 20, 0, false, false);
+        this.signals.dropped(5000 * MS, 110 * MS, 100, 100 * MS, 20, 0, false, false);
         assertThat(this.signals.takeTarget(120, false, true)).isEqualTo(100.0 * 100 / 110);
     }
 
@@ -41,10 +41,33 @@ class DropSignalsTest {
         for (int i = 0; i < 19; i++) {
             this.signals.succeeded(20);
         }
-        this.signals.dropped(0, 50 * MS, 10, 100 * MS, 20, 0, false);
+        this.signals.dropped(0, 50 * MS, 10, 100 * MS, 20, 0, false, false);
         assertThat(this.signals.dueEnd()).isEqualTo(NanoTimes.NONE);
-        this.signals.dropped(100 * MS, 50 * MS, 10, 100 * MS, 20, 0, false);
+        this.signals.dropped(100 * MS, 50 * MS, 10, 100 * MS, 20, 0, false, false);
         assertThat(this.signals.dueEnd()).isEqualTo(150 * MS);
+    }
+
+    @Test
+    void whileTheCalleeShowsNoQueueARoundMayDropThreeStandardDeviationsMore() {
+        // Rounds of 40 with a tolerance of 5 %: 2 drops, and 2 + 3 × √2 = 6.2 while the callee is quiet.
+        for (int i = 0; i < 6; i++) {
+            timeout(0, true);
+        }
+        assertThat(this.signals.isDue(NanoTimes.NONE)).as("six timeouts of a quiet callee").isFalse();
+        timeout(0, true);
+        assertThat(this.signals.isDue(NanoTimes.NONE)).isTrue();
+        this.signals.decreased(false, 500 * MS);
+        timeout(600 * MS, true);
+        timeout(600 * MS, false);
+        assertThat(this.signals.isDue(500 * MS)).as("two timeouts, the second while it queues").isFalse();
+        timeout(600 * MS, false);
+        assertThat(this.signals.isDue(500 * MS)).isTrue();
+    }
+
+    /** A call sent at {@code startNanos} that timed out after 500 ms (no-load RTT 100 ms), in a round of 40. */
+    private void timeout(long startNanos, boolean quiet) {
+        this.signals.finished(true, startNanos, 500 * MS, 30, 100 * MS);
+        this.signals.dropped(startNanos, 500 * MS, 30, 100 * MS, 40, 30, false, quiet);
     }
 
     @Test
@@ -144,7 +167,7 @@ class DropSignalsTest {
         }
         for (int i = 0; i < 3; i++) {
             this.signals.finished(true, 20 * MS, 500 * MS, 39, 100 * MS);
-            this.signals.dropped(20 * MS, 500 * MS, 39, 100 * MS, 40, 38, false);
+            this.signals.dropped(20 * MS, 500 * MS, 39, 100 * MS, 40, 38, false, false);
         }
         assertThat(this.signals.isDue(MS)).isFalse();
         refusal(30 * MS, 40, 38, false);
@@ -195,6 +218,6 @@ class DropSignalsTest {
     /** A call refused after 1 ms (no-load RTT 100 ms, rounds of 40), as the gradient reports it. */
     private void refusal(long startNanos, int inflight, int proven, boolean starting) {
         this.signals.finished(true, startNanos, MS, inflight, 100 * MS);
-        this.signals.dropped(startNanos, MS, inflight, 100 * MS, 40, proven, starting);
+        this.signals.dropped(startNanos, MS, inflight, 100 * MS, 40, proven, starting, false);
     }
 }

@@ -227,6 +227,23 @@ class GradientLimitTest {
     }
 
     @Test
+    void callsThatTimeOutWhateverTheLoadDoNotHoldTheLimitDown() {
+        // A noisy callee (σ 0.3) and a timeout at 5/3 of its service time: about 4 % of the calls time out at any load.
+        // Taking a fifth off whenever a round had more than 5 % of them took the limit to 1–5 here: the smaller the
+        // round, the likelier it is to have one timeout too many. While the callee shows no queue, a round may have
+        // three standard deviations more; once it queues, the windows and the late calls decide as before.
+        for (long seed = 1; seed <= 3; seed++) {
+            ClosedLoop loop = new ClosedLoop(gradient(), 200, S).jitter(0.3, seed).timeoutNanos(S * 5 / 3).runRtts(100);
+            long from = loop.now();
+            loop.runRtts(300);
+            assertThat(loop.meanLimitSince(from)).as("seed %d", seed).isBetween(180.0, 210.0);
+            long halved = loop.now();
+            loop.capacity(100).runRtts(20);
+            assertThat(loop.meanLimitSince(halved + 5 * S)).as("seed %d", seed).isLessThan(120.0);
+        }
+    }
+
+    @Test
     void keepsACalleeThatRefusesAboveItsCapacityFullWithFewRefusalsAndFollowsItDown() {
         // 200 workers; a call that starts with more in flight is refused at once. Taking a fifth off once a twentieth
         // of a round was refused held a mean limit of 171 here, with about 5 refusals per round trip.

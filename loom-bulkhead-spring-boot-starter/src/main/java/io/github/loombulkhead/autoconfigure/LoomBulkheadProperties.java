@@ -539,9 +539,10 @@ public class LoomBulkheadProperties {
         private double dropBackoff = AdaptiveLimitConfig.DEFAULT_DROP_BACKOFF;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls, unless the share of calls
-         * that fail at once whatever the load allows more (refusals at once at about the most calls the callee served
-         * go by that share alone, except while starting); at least 0 and below 1.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls, and three standard
+         * deviations more while the callee shows no queue, unless the share of calls that fail at once whatever the load
+         * allows more (refusals at once at about the most calls the callee served go by that share alone, except while
+         * starting); at least 0 and below 1.
          */
         private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
@@ -704,9 +705,10 @@ public class LoomBulkheadProperties {
         private Double dropBackoff;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls, unless the share of calls
-         * that fail at once whatever the load allows more (refusals at once at about the most calls the callee served
-         * go by that share alone, except while starting); at least 0 and below 1. Unset: the default.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls, and three standard
+         * deviations more while the callee shows no queue, unless the share of calls that fail at once whatever the load
+         * allows more (refusals at once at about the most calls the callee served go by that share alone, except while
+         * starting); at least 0 and below 1. Unset: the default.
          */
         private Double dropTolerance;
 

@@ -149,8 +149,8 @@ public final class AdaptiveLimitConfig {
     }
 
     /**
-     * Gradient: fraction of a round's calls that may be dropped before the limit falls (default 0.05 = 5 %); while the
-     * callee shows no queue, three standard deviations more, unless the drop was refused at once.
+     * Gradient: fraction of a round's calls that may be dropped before the limit falls (default 0.05 = 5 %); three
+     * standard deviations more for drops slower than the no-load RTT while the callee shows no queue.
      */
     public double getDropTolerance() {
         return this.dropTolerance;

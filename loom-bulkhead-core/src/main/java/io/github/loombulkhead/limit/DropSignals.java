@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
  * the tolerance (then a decrease is due, with the knee the drop's RTT suggests; the tolerance is {@code dropTolerance}
- * of the round, and three standard deviations more while the callee shows no queue, or what fails at once whatever the
- * load if that is more), whether the callee refused calls at its capacity, and whether it collapsed
- * ({@link CollapseSignal}).
+ * of the round, and three standard deviations more for drops slower than the no-load RTT while the callee shows no
+ * queue, or what fails at once whatever the load if that is more), whether the callee refused calls at its capacity,
+ * and whether it collapsed ({@link CollapseSignal}).
  * <p>
  * A callee that shows no queue still fails calls at random: a noisy one whose slowest calls pass the timeout, say 3 %
  * of them at any load. A round of n calls then drops about n × 3 %, and a tolerance of n × 5 % is exceeded the more
@@ -41,7 +41,7 @@ final class DropSignals {
 
     private final DropCounter round;
 
-    /** The same round, tolerating three standard deviations more: for a callee that shows no queue. */
+    /** The same round, tolerating three standard deviations more: for slow drops of a callee that shows no queue. */
     private final DropCounter quietRound;
 
     private final BackgroundDrops background = new BackgroundDrops();
@@ -73,7 +73,8 @@ final class DropSignals {
         double tolerance = config.getDropTolerance();
         this.round = new DropCounter((calls) -> Math.max(tolerance * calls, this.background.tolerated(calls)));
         this.quietRound = new DropCounter((calls) -> Math.max(
-                tolerance * calls + DEVIATIONS * Math.sqrt(tolerance * calls), this.background.tolerated(calls)));
+                tolerance * calls + DEVIATIONS * Math.sqrt(tolerance * (1 - tolerance) * calls),
+                this.background.tolerated(calls)));
         this.minSamples = config.getWindowSamples();
         this.backoff = config.getDropBackoff();
         this.collapse = new CollapseSignal(this.minSamples);
@@ -132,13 +133,12 @@ final class DropSignals {
      * with, or the limit while none came back) makes one due by itself unless the round's refusals are within the
      * background's and its drops within the tolerance; while {@code starting}, only once the round's drops exceed the
      * tolerance too (the start sends every call above what was proven, so one call that fails whatever the load would
-     * end it). {@code quiet}: the callee shows no queue, and the round may drop three standard deviations more, unless
-     * this drop was refused at once.
+     * end it). {@code quiet}: the callee shows no queue, and a drop that took longer than the no-load RTT (noise past
+     * the timeout) may take the round three standard deviations past the tolerance.
      */
     void dropped(long startNanos, long rttNanos, int inflight, long noLoadRtt, int roundSize, int proven,
             boolean starting, boolean quiet) {
-        boolean refusedAtOnce = Outcome.isRefusedAtOnce(rttNanos, noLoadRtt);
-        boolean atEdge = refusedAtOnce && isAtEdge(inflight, proven);
+        boolean atEdge = Outcome.isRefusedAtOnce(rttNanos, noLoadRtt) && isAtEdge(inflight, proven);
         if (atEdge) {
             // The callee held inflight - 1 of these calls and refused one more: its capacity, with no queue behind.
             this.edge.accumulateAndGet(Math.max(1, inflight - 1), Math::min);
@@ -146,8 +146,10 @@ final class DropSignals {
         boolean beyondBackground = this.refusals.count(atEdge, roundSize);
         boolean beyondPlainTolerance = this.round.count(true, roundSize);
         boolean beyondQuietTolerance = this.quietRound.count(true, roundSize);
-        // A refusal is no noise: it goes by what fails at once whatever the load, not by the quiet slack.
-        boolean beyondTolerance = (quiet && !refusedAtOnce) ? beyondQuietTolerance : beyondPlainTolerance;
+        // Noise passes the timeout: only a drop that took longer than a call without load goes by the quiet slack. A
+        // refusal (at once, or back as fast as an answer over a slow network) goes by the plain tolerance.
+        boolean noise = quiet && noLoadRtt > 0 && rttNanos > noLoadRtt;
+        boolean beyondTolerance = noise ? beyondQuietTolerance : beyondPlainTolerance;
         // A refusal at the edge that takes the round's drops (timeouts, refusals below the edge) beyond the tolerance
         // tells where the callee refuses, though the refusals alone are within the background: falling just below it
         // is enough, a fifth off is not needed.

@@ -27,10 +27,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * complete and a window could show the queue. Calls sent after that decrease take a quarter off at most until some of
  * them come back in time (a slower callee makes them all late), and are not what the drain windows compare with;
  * calls sent before keep lowering it as they age.
- * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls; while the callee shows no queue,
- * three standard deviations more), or beyond what fails at once whatever the load if that is more: the limit ×
- * {@code dropBackoff}; the first drop decrease of an overload may fall further, to in-flight × no-load RTT / drop RTT,
- * never below half; while starting, half.
+ * <li><b>Drops</b> beyond {@code dropTolerance} of a round (one limit's worth of calls; three standard deviations more
+ * for drops slower than the no-load RTT while the callee shows no queue), or beyond what fails at once whatever the
+ * load if that is more: the limit × {@code dropBackoff}; the first drop decrease of an overload may fall further, to
+ * in-flight × no-load RTT / drop RTT, never below half; while starting, half.
  * <li><b>Refused at once</b> (a drop back within a quarter of the no-load RTT), sent with at least 95 % as many calls
  * in flight as the most any quiet call sent since the last decrease started with (while none came back: the limit),
  * after a call sent since then succeeded: the callee held in-flight − 1 and refused one more, its capacity with no
@@ -200,7 +200,7 @@ final class GradientLimit implements LimitAlgorithm {
 
     /**
      * Whether the callee shows no queue: the latest window's mean RTT is within the tolerance of the no-load RTT and no
-     * group of calls in flight is late. Its timeouts then are calls its noise took past the timeout, at any load: a
+     * group of calls in flight is late. Its slow drops then are calls its noise took past the timeout, at any load: a
      * round may have three standard deviations more of them before the limit falls ({@link DropSignals}).
      */
     private boolean isQuiet(long noLoad) {

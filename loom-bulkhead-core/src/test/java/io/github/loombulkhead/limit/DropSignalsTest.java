@@ -49,7 +49,7 @@ class DropSignalsTest {
 
     @Test
     void whileTheCalleeShowsNoQueueARoundMayDropThreeStandardDeviationsMore() {
-        // Rounds of 40 with a tolerance of 5 %: 2 drops, and 2 + 3 × √2 = 6.2 while the callee is quiet.
+        // Rounds of 40 with a tolerance of 5 %: 2 drops, and 2 + 3 × √(40 × 0.05 × 0.95) = 6.1 while the callee is quiet.
         for (int i = 0; i < 6; i++) {
             timeout(0, true);
         }
@@ -64,10 +64,28 @@ class DropSignalsTest {
         assertThat(this.signals.isDue(500 * MS)).isTrue();
     }
 
+    @Test
+    void aDropNoSlowerThanACallWithoutLoadIsNoNoiseWhileTheCalleeIsQuiet() {
+        // A 503 back in 80 ms where the no-load RTT is 100 ms (a refusal over a slow network), then one in 1 ms below
+        // the edge: refusals, not calls the callee's noise took past the timeout. The plain tolerance: 2 of 40.
+        quietDrop(80 * MS);
+        quietDrop(MS);
+        assertThat(this.signals.isDue(NanoTimes.NONE)).isFalse();
+        quietDrop(80 * MS);
+        assertThat(this.signals.isDue(NanoTimes.NONE)).isTrue();
+        assertThat(this.signals.takeRefusedAt(NanoTimes.NONE)).as("none at the edge").isZero();
+    }
+
     /** A call sent at {@code startNanos} that timed out after 500 ms (no-load RTT 100 ms), in a round of 40. */
     private void timeout(long startNanos, boolean quiet) {
         this.signals.finished(true, startNanos, 500 * MS, 30, 100 * MS);
         this.signals.dropped(startNanos, 500 * MS, 30, 100 * MS, 40, 30, false, quiet);
+    }
+
+    /** A call sent with 10 in flight (the edge is at 30) that failed after {@code rttNanos}, while the callee is quiet. */
+    private void quietDrop(long rttNanos) {
+        this.signals.finished(true, 0, rttNanos, 10, 100 * MS);
+        this.signals.dropped(0, rttNanos, 10, 100 * MS, 40, 30, false, true);
     }
 
     @Test

@@ -539,10 +539,11 @@ public class LoomBulkheadProperties {
         private double dropBackoff = AdaptiveLimitConfig.DEFAULT_DROP_BACKOFF;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls, and three standard
-         * deviations more while the callee shows no queue, unless the share of calls that fail at once whatever the load
-         * allows more (refusals at once at about the most calls the callee served go by that share alone, except while
-         * starting); at least 0 and below 1.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls (three standard deviations
+         * more for drops slower than the no-load RTT while the callee shows no queue, and never less than the share of
+         * calls that fail at once whatever the load allows); a refusal at once at about the most calls the callee
+         * served takes the limit just below them once the refusals exceed that share or the drops this tolerance,
+         * except while starting; at least 0 and below 1.
          */
         private double dropTolerance = AdaptiveLimitConfig.DEFAULT_DROP_TOLERANCE;
 
@@ -705,10 +706,11 @@ public class LoomBulkheadProperties {
         private Double dropBackoff;
 
         /**
-         * Gradient: fraction of a round's calls that may be dropped before the limit falls, and three standard
-         * deviations more while the callee shows no queue, unless the share of calls that fail at once whatever the load
-         * allows more (refusals at once at about the most calls the callee served go by that share alone, except while
-         * starting); at least 0 and below 1. Unset: the default.
+         * Gradient: fraction of a round's calls that may be dropped before the limit falls (three standard deviations
+         * more for drops slower than the no-load RTT while the callee shows no queue, and never less than the share of
+         * calls that fail at once whatever the load allows); a refusal at once at about the most calls the callee
+         * served takes the limit just below them once the refusals exceed that share or the drops this tolerance,
+         * except while starting; at least 0 and below 1. Unset: the default.
          */
         private Double dropTolerance;
 

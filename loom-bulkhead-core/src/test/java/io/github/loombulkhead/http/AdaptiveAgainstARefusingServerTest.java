@@ -60,14 +60,15 @@ class AdaptiveAgainstARefusingServerTest {
         // A refusal now and then may be held up, or meet answers still on their way back: below 1 %, not the 2 % cap.
         assertThat(bulkhead.getLimitAlgorithm().getEstimates().get("backgroundRefusalShare").doubleValue())
             .isLessThan(0.01);
-        List<int[]> decreases = run.decreases();
-        assertThat(decreases).as("decreases after the warm-up").hasSizeGreaterThanOrEqualTo(5);
-        // A fifth off leaves at most 0.8 of the limit, 33 from 41; just below the 40 the server held, 38 or 39. (A
-        // window or late calls that a busy machine held up may cut deeper now and then.)
-        assertThat(medianOfTheLimitsFallenTo(decreases)).isBetween(CAPACITY - 4, CAPACITY + 1);
-        long shallow = decreases.stream().filter((d) -> d[1] >= 0.9 * d[0]).count();
-        assertThat(shallow).as("decreases of a tenth or less, of %d", decreases.size())
-            .isGreaterThanOrEqualTo(decreases.size() * 2 / 3);
+        // Only the decreases a refusal made: on a machine whose cores other processes keep busy, the round trips of
+        // the answers inflate too, and the windows cut for that.
+        List<int[]> atRefusals = run.atRefusals();
+        assertThat(atRefusals).as("decreases at a refusal after the warm-up").hasSizeGreaterThanOrEqualTo(5);
+        // A fifth off leaves 0.8 of the limit (33 of 41, sent with 41 in flight); just below the 40 the server held,
+        // 0.95 (39). Now and then a refusal before any call sent since the last decrease succeeded takes a fifth off.
+        assertThat(RefusalMarks.medianFallenToPerSentWith(atRefusals))
+            .as("the median limit fallen to / calls in flight at a refusal, of %s", RefusalMarks.describe(atRefusals))
+            .isBetween(0.9, 1.0);
     }
 
     private static Bulkhead bulkhead(AdaptiveLimitConfig.Algorithm algorithm) {
@@ -83,17 +84,25 @@ class AdaptiveAgainstARefusingServerTest {
         AtomicInteger done = new AtomicInteger();
         // Every decrease after the warm-up: the limit before and after it.
         List<int[]> decreases = new CopyOnWriteArrayList<>();
+        RefusalMarks marks = new RefusalMarks(bulkhead, 429);
+        // Every decrease after the warm-up that a refusal made: { in flight when it was sent, fell to }.
+        List<int[]> atRefusals = new CopyOnWriteArrayList<>();
         bulkhead.addListener(new BulkheadListener() {
             @Override
             public void onLimitChanged(Bulkhead b, int oldLimit, int newLimit) {
                 if (newLimit < oldLimit && done.get() >= WARM_UP) {
                     decreases.add(new int[] { oldLimit, newLimit });
+                    int sentWith = marks.sentWith();
+                    if (sentWith > 0) {
+                        atRefusals.add(new int[] { sentWith, newLimit });
+                    }
                 }
             }
         });
         RestClient client = RestClient.builder()
             .requestFactory(ClientKind.HTTP_COMPONENTS.create(bulkhead, Duration.ofSeconds(5), this.resources))
             .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(bulkhead))
+            .requestInterceptor(marks.interceptor())
             .build();
         AtomicInteger refused = new AtomicInteger();
         Callers.start(100, () -> {
@@ -109,13 +118,9 @@ class AdaptiveAgainstARefusingServerTest {
                 }
             }
         }).join();
-        return new Run(refused.get(), decreases);
+        return new Run(refused.get(), decreases, atRefusals);
     }
 
-    private static int medianOfTheLimitsFallenTo(List<int[]> decreases) {
-        return decreases.stream().mapToInt((d) -> d[1]).sorted().toArray()[decreases.size() / 2];
-    }
-
-    private record Run(int refused, List<int[]> decreases) {
+    private record Run(int refused, List<int[]> decreases, List<int[]> atRefusals) {
     }
 }

@@ -11,10 +11,10 @@ import io.github.loombulkhead.BulkheadConfig;
 import io.github.loombulkhead.BulkheadListener;
 import io.github.loombulkhead.http.BulkheadClientHttpRequestInterceptor;
 import io.github.loombulkhead.http.PooledHttpRequestFactories;
+import io.github.loombulkhead.http.RefusalMarks;
 import io.github.loombulkhead.limit.AdaptiveLimitConfig;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClient;
@@ -55,18 +55,13 @@ class AdaptiveClientAgainstTheInboundBulkheadTest {
                 .build();
             try {
                 AtomicInteger done = new AtomicInteger();
-                // The calls in flight when this thread's latest call was sent, if the server refused it; 0 otherwise.
-                ThreadLocal<Integer> refusedWith = ThreadLocal.withInitial(() -> 0);
-                // Every decrease after the warm-up that the refusal it sampled made: { in flight when sent, fell to }.
+                RefusalMarks marks = new RefusalMarks(client, 503);
+                // Every decrease after the warm-up that a refusal made: { in flight when it was sent, fell to }.
                 List<int[]> atRefusals = new CopyOnWriteArrayList<>();
                 client.addListener(new BulkheadListener() {
                     @Override
                     public void onLimitChanged(Bulkhead b, int oldLimit, int newLimit) {
-                        // A decrease is applied by the thread whose sample asked for it, unless another thread held the
-                        // algorithm's or the limit's lock meanwhile: then that thread's own latest call decides (a
-                        // success, or the ramp's timer thread, leaves it out; a refusal may claim a window's decrease,
-                        // which the median rides over).
-                        int sentWith = refusedWith.get();
+                        int sentWith = marks.sentWith();
                         if (newLimit < oldLimit && sentWith > 0 && done.get() >= WARM_UP) {
                             atRefusals.add(new int[] { sentWith, newLimit });
                         }
@@ -75,15 +70,7 @@ class AdaptiveClientAgainstTheInboundBulkheadTest {
                 RestClient rest = RestClient.builder()
                     .requestFactory(factory)
                     .requestInterceptor(BulkheadClientHttpRequestInterceptor.perClient(client))
-                    // Runs inside the bulkhead's interceptor, under the permit, and sees the answer before the sample.
-                    .requestInterceptor((request, body, execution) -> {
-                        int inflight = client.getActiveCount();
-                        // A call that fails (a timeout) leaves no refusal of an earlier call behind.
-                        refusedWith.set(0);
-                        ClientHttpResponse response = execution.execute(request, body);
-                        refusedWith.set((response.getStatusCode().value() == 503) ? inflight : 0);
-                        return response;
-                    })
+                    .requestInterceptor(marks.interceptor())
                     .build();
                 AtomicInteger refused = new AtomicInteger();
                 List<Thread> callers = new ArrayList<>();
@@ -111,9 +98,9 @@ class AdaptiveClientAgainstTheInboundBulkheadTest {
                 // server held, 0.95 (39; below 0.9 only with fewer than 20 in flight, far below the server's 40). Measured against the calls in flight, not the server's 40: it frees a permit
                 // only after the answer left, so on a starved machine it refuses with fewer of them in flight. Now and
                 // then a refusal before any call sent since the last decrease succeeded takes a fifth off.
-                double[] ratios = atRefusals.stream().mapToDouble((d) -> (double) d[1] / d[0]).sorted().toArray();
-                assertThat(ratios[ratios.length / 2]).as("the median limit fallen to / calls in flight at a refusal, "
-                        + "of %s", atRefusals.stream().map((d) -> d[0] + "->" + d[1]).toList())
+                assertThat(RefusalMarks.medianFallenToPerSentWith(atRefusals))
+                    .as("the median limit fallen to / calls in flight at a refusal, of %s",
+                            RefusalMarks.describe(atRefusals))
                     .isBetween(0.9, 1.0);
             }
             finally {

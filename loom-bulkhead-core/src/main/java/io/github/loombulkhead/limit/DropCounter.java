@@ -31,6 +31,14 @@ final class DropCounter {
      * @param roundSize calls per round: the current limit, so that a round lasts about one RTT under load
      */
     boolean count(boolean dropped, int roundSize) {
+        return count(dropped, roundSize, this.tolerated);
+    }
+
+    /**
+     * Counts one call and returns whether the drops of this round now exceed what {@code tolerated} gives for a round
+     * of that many calls, instead of the counter's own tolerance: a round is the same whatever a drop is judged by.
+     */
+    boolean count(boolean dropped, int roundSize, IntToDoubleFunction tolerated) {
         long value = this.round.addAndGet(dropped ? (1L << 32) + 1 : 1L << 32);
         int calls = (int) (value >>> 32);
         int drops = (int) value;
@@ -38,7 +46,7 @@ final class DropCounter {
         if (calls >= size && !dropped) {
             this.round.compareAndSet(value, 0);
         }
-        return dropped && drops > this.tolerated.applyAsDouble(Math.max(size, calls));
+        return dropped && drops > tolerated.applyAsDouble(Math.max(size, calls));
     }
 
     /** Starts a new round. */

@@ -3,6 +3,7 @@ package io.github.loombulkhead.limit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * What the gradient algorithm learns from failed calls, gathered without locks: whether the drops of a round exceed
@@ -41,8 +42,8 @@ final class DropSignals {
 
     private final DropCounter round;
 
-    /** The same round, tolerating three standard deviations more: for slow drops of a callee that shows no queue. */
-    private final DropCounter quietRound;
+    /** The round's tolerance for slow drops of a callee that shows no queue: three standard deviations more. */
+    private final IntToDoubleFunction quietTolerance;
 
     private final BackgroundDrops background = new BackgroundDrops();
 
@@ -72,9 +73,9 @@ final class DropSignals {
         // of them than dropTolerance does, and every third refusal took a fifth off.
         double tolerance = config.getDropTolerance();
         this.round = new DropCounter((calls) -> Math.max(tolerance * calls, this.background.tolerated(calls)));
-        this.quietRound = new DropCounter((calls) -> Math.max(
+        this.quietTolerance = (calls) -> Math.max(
                 tolerance * calls + DEVIATIONS * Math.sqrt(tolerance * (1 - tolerance) * calls),
-                this.background.tolerated(calls)));
+                this.background.tolerated(calls));
         this.minSamples = config.getWindowSamples();
         this.backoff = config.getDropBackoff();
         this.collapse = new CollapseSignal(this.minSamples);
@@ -122,7 +123,6 @@ final class DropSignals {
     void succeeded(int roundSize) {
         this.servedSince = true;
         this.round.count(false, roundSize);
-        this.quietRound.count(false, roundSize);
         this.refusals.count(false, roundSize);
     }
 
@@ -144,12 +144,11 @@ final class DropSignals {
             this.edge.accumulateAndGet(Math.max(1, inflight - 1), Math::min);
         }
         boolean beyondBackground = this.refusals.count(atEdge, roundSize);
-        boolean beyondPlainTolerance = this.round.count(true, roundSize);
-        boolean beyondQuietTolerance = this.quietRound.count(true, roundSize);
         // Noise passes the timeout: only a drop that took longer than a call without load goes by the quiet slack. A
         // refusal (at once, or back as fast as an answer over a slow network) goes by the plain tolerance.
         boolean noise = quiet && noLoadRtt > 0 && rttNanos > noLoadRtt;
-        boolean beyondTolerance = noise ? beyondQuietTolerance : beyondPlainTolerance;
+        boolean beyondTolerance = noise ? this.round.count(true, roundSize, this.quietTolerance)
+                : this.round.count(true, roundSize);
         // A refusal at the edge that takes the round's drops (timeouts, refusals below the edge) beyond the tolerance
         // tells where the callee refuses, though the refusals alone are within the background: falling just below it
         // is enough, a fifth off is not needed.
@@ -240,7 +239,6 @@ final class DropSignals {
         this.dueKnee.set(NO_KNEE);
         this.edge.set(NO_REFUSAL);
         this.round.reset();
-        this.quietRound.reset();
         this.refusals.reset();
     }
 

@@ -9,12 +9,6 @@ import java.util.List;
 public record AdaptiveResults(String callee, String durations, List<SimulationResult> scenarios,
         List<BurstResult> bursts, boolean calleeRefuses) {
 
-    /** Results of a callee that queues what it cannot serve at once: a failed call timed out. */
-    public AdaptiveResults(String callee, String durations, List<SimulationResult> scenarios,
-            List<BurstResult> bursts) {
-        this(callee, durations, scenarios, bursts, false);
-    }
-
     /** How the tables head the column of failed calls. */
     String failedColumn() {
         return this.calleeRefuses ? "timed out or refused" : "timed out";

@@ -310,7 +310,7 @@ class AdaptiveLimitSimulationTest {
         assertThat(result.unfinished()).isEqualTo(40);
         assertThat(result.rejected()).isZero();
         assertThat(result.seconds()).isEqualTo(2.0);
-        String markdown = AdaptiveReport.render(new AdaptiveResults("c", "d", List.of(), List.of(result)));
+        String markdown = AdaptiveReport.render(new AdaptiveResults("c", "d", List.of(), List.of(result), false));
         assertThat(markdown).contains("| 100 calls (bound 0.15 s) | ten | not done at 2 s | > 13.33× | 60 | 0 | 40 |")
             .contains("| succeeded | timed out | never finished |");
         // A callee that refuses when full: its refusals fail calls too, in the same column.
